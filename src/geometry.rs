@@ -1,0 +1,619 @@
+//! Boards as data: dimension, edge lengths, wrapping axes, cell shape, the
+//! flattened cell index, cell names, and the ray and leap tables that every
+//! move generator query is answered from.
+//!
+//! Coordinates follow RULES.md §1: `coords[0]` is axis 1 (the rank axis, along
+//! which two-player pawns move), `coords[1]` axis 2 (files), `coords[2]` axis 3
+//! (levels), and so on. The flattened index enumerates the board's cells in box
+//! order with the file axis fastest, then the rank axis, then axes 3, 4, …,
+//! skipping cells outside the shape; on 8x8 this is the usual `a1 = 0,
+//! b1 = 1, …, h8 = 63`.
+
+use std::fmt;
+
+/// Largest dimension a board may have.
+pub const MAX_DIMS: usize = 8;
+/// Largest number of cells a board may have (cells are `u16` in moves).
+pub const MAX_CELLS: usize = 60_000;
+
+/// A cell's flattened index.
+pub type Cell = usize;
+
+/// The shape cut out of the box `{0..l1-1} x … x {0..ln-1}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Every cell of the box.
+    Box,
+    /// The diamond condition of T8.1:
+    /// `Σ_i (|x_i + (1-l)/2| - 1/2) <= l/2` (all edges equal to `l`).
+    Diamond,
+}
+
+/// How cells are spelled in ASCII (docs/notation.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Naming {
+    /// 2-D: file letter, rank number (`a1`, `h8`, `a14`).
+    TwoD,
+    /// n-D (n >= 3): one letter per axis from axis n down to axis 2, then the
+    /// rank number: `Dd1` in 3-D (level, file, rank), `eEd1` in 4-D. Letters of
+    /// even axes are written lower case, of odd axes upper case; input is
+    /// case-insensitive and accepts Greek letters α… for axis 4 (the seed's
+    /// spelling).
+    Layered,
+    /// The cube of "Schach hoch 3": file `a-d`, rank `1-4`, level `a b g d`
+    /// (α β γ δ), e.g. `b1a`.
+    Cube,
+}
+
+/// Errors building a geometry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GeometryError {
+    /// Dimension outside `1..=MAX_DIMS`.
+    Dimension(usize),
+    /// An axis shorter than 2 cells or longer than the naming can spell.
+    EdgeLength { axis: usize, length: usize },
+    /// More cells than moves can address.
+    TooManyCells(usize),
+    /// A diamond needs equal, even edges.
+    DiamondEdges,
+}
+
+impl fmt::Display for GeometryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GeometryError::Dimension(n) => {
+                write!(f, "dimension {n} is out of range 1..={MAX_DIMS}")
+            }
+            GeometryError::EdgeLength { axis, length } => {
+                write!(f, "edge length {length} of axis {} is out of range", axis + 1)
+            }
+            GeometryError::TooManyCells(c) => {
+                write!(f, "{c} cells exceed the limit of {MAX_CELLS}")
+            }
+            GeometryError::DiamondEdges => write!(f, "a diamond needs equal, even edge lengths"),
+        }
+    }
+}
+
+impl std::error::Error for GeometryError {}
+
+/// Range of a cell's entries in a flat table.
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    start: u32,
+    len: u32,
+}
+
+/// A per-cell list of target cells, stored flat (leaper targets, pawn steps).
+#[derive(Clone, Debug, Default)]
+pub struct CellTable {
+    spans: Vec<Span>,
+    cells: Vec<u16>,
+}
+
+impl CellTable {
+    /// Builds the table from one target list per cell.
+    pub fn from_lists(lists: impl IntoIterator<Item = Vec<Cell>>) -> Self {
+        let mut t = CellTable::default();
+        for list in lists {
+            t.spans.push(Span {
+                start: t.cells.len() as u32,
+                len: list.len() as u32,
+            });
+            t.cells.extend(list.into_iter().map(|c| c as u16));
+        }
+        t
+    }
+
+    /// The targets of `cell`.
+    #[inline(always)]
+    pub fn get(&self, cell: Cell) -> &[u16] {
+        let s = self.spans[cell];
+        &self.cells[s.start as usize..(s.start + s.len) as usize]
+    }
+}
+
+/// A board: its cells, their names and the tables derived once from them.
+pub struct Geometry {
+    lens: Vec<usize>,
+    wraps: Vec<bool>,
+    shape: Shape,
+    naming: Naming,
+    /// `coords[cell * n + axis]`.
+    coords: Vec<i16>,
+    /// Box index → cell index, or `u32::MAX` outside the shape.
+    box_to_cell: Vec<u32>,
+    strides: Vec<usize>,
+    /// All unit-step directions: vectors in {-1,0,1}^n other than 0.
+    directions: Vec<Vec<i32>>,
+    /// Number of changed coordinates per direction.
+    direction_dims: Vec<u8>,
+    /// Index of the opposite direction.
+    direction_opposite: Vec<u16>,
+    /// Rays: `ray_spans[cell * directions + dir]`.
+    ray_spans: Vec<Span>,
+    ray_cells: Vec<u16>,
+}
+
+impl Geometry {
+    /// Builds a board. `lens[i]` and `wraps[i]` describe axis `i + 1`.
+    pub fn new(
+        lens: Vec<usize>,
+        wraps: Vec<bool>,
+        shape: Shape,
+        naming: Naming,
+    ) -> Result<Geometry, GeometryError> {
+        let n = lens.len();
+        if n == 0 || n > MAX_DIMS || wraps.len() != n {
+            return Err(GeometryError::Dimension(n));
+        }
+        for (axis, &l) in lens.iter().enumerate() {
+            let spellable = match naming {
+                Naming::Cube => l == 4,
+                Naming::TwoD | Naming::Layered => axis == 0 || l <= 26,
+            };
+            if !(2..=99).contains(&l) || !spellable {
+                return Err(GeometryError::EdgeLength { axis, length: l });
+            }
+        }
+        if shape == Shape::Diamond && (lens.iter().any(|&l| l != lens[0]) || lens[0] % 2 != 0) {
+            return Err(GeometryError::DiamondEdges);
+        }
+        let box_size: usize = lens.iter().product();
+        if box_size > 4_000_000 {
+            return Err(GeometryError::TooManyCells(box_size));
+        }
+        // Strides: file axis (index 1) fastest, then rank (0), then 2, 3, ...
+        let order: Vec<usize> = if n == 1 {
+            vec![0]
+        } else {
+            let mut o = vec![1, 0];
+            o.extend(2..n);
+            o
+        };
+        let mut strides = vec![0; n];
+        let mut s = 1;
+        for &axis in &order {
+            strides[axis] = s;
+            s *= lens[axis];
+        }
+        let mut box_to_cell = vec![u32::MAX; box_size];
+        let mut coords = Vec::new();
+        let mut cell_count = 0usize;
+        let mut x = vec![0i32; n];
+        for b in 0..box_size {
+            let mut rem = b;
+            for &axis in &order {
+                x[axis] = (rem % lens[axis]) as i32;
+                rem /= lens[axis];
+            }
+            if Self::in_shape(shape, &lens, &x) {
+                box_to_cell[b] = cell_count as u32;
+                coords.extend(x.iter().map(|&v| v as i16));
+                cell_count += 1;
+            }
+        }
+        if cell_count > MAX_CELLS {
+            return Err(GeometryError::TooManyCells(cell_count));
+        }
+        let mut directions = Vec::new();
+        let total = 3usize.pow(n as u32);
+        for code in 0..total {
+            let mut c = code;
+            let mut v = vec![0i32; n];
+            for item in v.iter_mut() {
+                *item = (c % 3) as i32 - 1;
+                c /= 3;
+            }
+            if v.iter().any(|&d| d != 0) {
+                directions.push(v);
+            }
+        }
+        let direction_dims = directions
+            .iter()
+            .map(|v| v.iter().filter(|&&d| d != 0).count() as u8)
+            .collect();
+        let direction_opposite = directions
+            .iter()
+            .map(|v| {
+                let neg: Vec<i32> = v.iter().map(|d| -d).collect();
+                directions.iter().position(|w| *w == neg).unwrap_or(0) as u16
+            })
+            .collect();
+        let mut g = Geometry {
+            lens,
+            wraps,
+            shape,
+            naming,
+            coords,
+            box_to_cell,
+            strides,
+            directions,
+            direction_dims,
+            direction_opposite,
+            ray_spans: Vec::new(),
+            ray_cells: Vec::new(),
+        };
+        g.build_rays();
+        Ok(g)
+    }
+
+    fn in_shape(shape: Shape, lens: &[usize], x: &[i32]) -> bool {
+        match shape {
+            Shape::Box => true,
+            Shape::Diamond => {
+                // Doubled to stay in integers: Σ (|2x + 1 - l| - 1) <= l.
+                let l = lens[0] as i32;
+                let sum: i32 = x.iter().map(|&xi| (2 * xi + 1 - l).abs() - 1).sum();
+                sum <= l
+            }
+        }
+    }
+
+    fn build_rays(&mut self) {
+        let nd = self.directions.len();
+        let cells = self.cell_count();
+        let mut spans = Vec::with_capacity(cells * nd);
+        let mut ray_cells = Vec::new();
+        for cell in 0..cells {
+            for d in 0..nd {
+                let start = ray_cells.len() as u32;
+                let mut cur = cell;
+                while let Some(next) = self.step(cur, &self.directions[d]) {
+                    if next == cell {
+                        break;
+                    }
+                    ray_cells.push(next as u16);
+                    cur = next;
+                }
+                spans.push(Span {
+                    start,
+                    len: ray_cells.len() as u32 - start,
+                });
+            }
+        }
+        self.ray_spans = spans;
+        self.ray_cells = ray_cells;
+    }
+
+    /// Dimension n.
+    pub fn dims(&self) -> usize {
+        self.lens.len()
+    }
+
+    /// Edge length of each axis.
+    pub fn lens(&self) -> &[usize] {
+        &self.lens
+    }
+
+    /// Wrap flag of each axis.
+    pub fn wraps(&self) -> &[bool] {
+        &self.wraps
+    }
+
+    /// The cell shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The naming scheme.
+    pub fn naming(&self) -> Naming {
+        self.naming
+    }
+
+    /// Number of cells.
+    pub fn cell_count(&self) -> usize {
+        self.coords.len() / self.lens.len()
+    }
+
+    /// Words a bitboard of this board needs.
+    pub fn words(&self) -> usize {
+        crate::bitboard::words_for(self.cell_count())
+    }
+
+    /// Coordinates of a cell.
+    #[inline]
+    pub fn coords(&self, cell: Cell) -> &[i16] {
+        let n = self.lens.len();
+        &self.coords[cell * n..cell * n + n]
+    }
+
+    /// Coordinate of `cell` along `axis` (0-based).
+    #[inline]
+    pub fn coord(&self, cell: Cell, axis: usize) -> i32 {
+        self.coords[cell * self.lens.len() + axis] as i32
+    }
+
+    /// The cell at `x`, if on the board.
+    pub fn cell_at(&self, x: &[i32]) -> Option<Cell> {
+        if x.len() != self.lens.len() {
+            return None;
+        }
+        let mut b = 0;
+        for (axis, &v) in x.iter().enumerate() {
+            if v < 0 || v as usize >= self.lens[axis] {
+                return None;
+            }
+            b += v as usize * self.strides[axis];
+        }
+        match self.box_to_cell[b] {
+            u32::MAX => None,
+            c => Some(c as usize),
+        }
+    }
+
+    /// The cell reached from `cell` by adding `offset` (wrapping where the
+    /// axis wraps), if on the board.
+    pub fn step(&self, cell: Cell, offset: &[i32]) -> Option<Cell> {
+        let n = self.lens.len();
+        let mut b = 0;
+        for axis in 0..n {
+            let l = self.lens[axis] as i32;
+            let mut v = self.coord(cell, axis) + offset[axis];
+            if self.wraps[axis] {
+                v = v.rem_euclid(l);
+            } else if v < 0 || v >= l {
+                return None;
+            }
+            b += v as usize * self.strides[axis];
+        }
+        match self.box_to_cell[b] {
+            u32::MAX => None,
+            c => Some(c as usize),
+        }
+    }
+
+    /// All unit-step directions (vectors in {-1,0,1}^n, zero excluded).
+    pub fn directions(&self) -> &[Vec<i32>] {
+        &self.directions
+    }
+
+    /// Number of coordinates direction `d` changes (1 = orthogonal, 2 = face
+    /// diagonal, …).
+    pub fn direction_dims(&self, d: usize) -> usize {
+        self.direction_dims[d] as usize
+    }
+
+    /// The direction opposite to `d`.
+    #[inline]
+    pub fn opposite(&self, d: usize) -> usize {
+        self.direction_opposite[d] as usize
+    }
+
+    /// Index of the direction vector `v`.
+    pub fn direction_index(&self, v: &[i32]) -> Option<usize> {
+        self.directions.iter().position(|w| w == v)
+    }
+
+    /// The ray from `cell` along direction `d`, nearest cell first; it ends at
+    /// the board's edge or just before it would return to `cell`.
+    #[inline(always)]
+    pub fn ray(&self, cell: Cell, d: usize) -> &[u16] {
+        let s = self.ray_spans[cell * self.directions.len() + d];
+        &self.ray_cells[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    /// A per-cell table of the distinct cells reached by the given offsets
+    /// (leapers and one-step movers). The origin itself is never a target.
+    pub fn leap_table(&self, offsets: &[Vec<i32>]) -> CellTable {
+        CellTable::from_lists((0..self.cell_count()).map(|cell| {
+            let mut t: Vec<Cell> = offsets
+                .iter()
+                .filter_map(|o| self.step(cell, o))
+                .filter(|&c| c != cell)
+                .collect();
+            t.sort_unstable();
+            t.dedup();
+            t
+        }))
+    }
+
+    /// The letter naming value `v` on `axis` (0-based) in the layered naming.
+    fn layered_letter(axis: usize, v: i32) -> char {
+        let base = if (axis + 1) % 2 == 0 { b'a' } else { b'A' };
+        (base + v as u8) as char
+    }
+
+    /// The ASCII name of a cell (docs/notation.md).
+    pub fn cell_name(&self, cell: Cell) -> String {
+        let x = self.coords(cell);
+        match self.naming {
+            Naming::TwoD => {
+                let file = if x.len() > 1 { (b'a' + x[1] as u8) as char } else { 'a' };
+                format!("{}{}", file, x[0] + 1)
+            }
+            Naming::Layered => {
+                let mut s = String::new();
+                for axis in (1..x.len()).rev() {
+                    s.push(Self::layered_letter(axis, x[axis] as i32));
+                }
+                s.push_str(&(x[0] + 1).to_string());
+                s
+            }
+            Naming::Cube => {
+                const LEVELS: [char; 4] = ['a', 'b', 'g', 'd'];
+                format!(
+                    "{}{}{}",
+                    (b'a' + x[1] as u8) as char,
+                    x[0] + 1,
+                    LEVELS[x[2] as usize]
+                )
+            }
+        }
+    }
+
+    /// Parses a cell name at the start of `s`; returns the cell and the number
+    /// of bytes consumed.
+    pub fn parse_cell_prefix(&self, s: &str) -> Option<(Cell, usize)> {
+        let n = self.lens.len();
+        let mut x = vec![0i32; n];
+        let mut chars = s.char_indices().peekable();
+        let letter_value = |c: char| -> Option<i32> {
+            if c.is_ascii_lowercase() {
+                Some(c as i32 - 'a' as i32)
+            } else if c.is_ascii_uppercase() {
+                Some(c as i32 - 'A' as i32)
+            } else {
+                None
+            }
+        };
+        let rank_digits = |chars: &mut std::iter::Peekable<std::str::CharIndices>| {
+            let mut v: i32 = 0;
+            let mut count = 0;
+            while let Some(&(_, c)) = chars.peek() {
+                if let Some(d) = c.to_digit(10) {
+                    if count >= 3 {
+                        return None;
+                    }
+                    v = v * 10 + d as i32;
+                    count += 1;
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            if count == 0 || v == 0 { None } else { Some(v - 1) }
+        };
+        match self.naming {
+            Naming::TwoD => {
+                let (_, c) = chars.next()?;
+                if !c.is_ascii_lowercase() {
+                    return None;
+                }
+                if n > 1 {
+                    x[1] = letter_value(c)?;
+                }
+                x[0] = rank_digits(&mut chars)?;
+            }
+            Naming::Layered => {
+                for axis in (1..n).rev() {
+                    let (_, c) = chars.next()?;
+                    x[axis] = match c {
+                        'α'..='ω' if axis == 3 => c as i32 - 'α' as i32,
+                        _ => letter_value(c)?,
+                    };
+                }
+                x[0] = rank_digits(&mut chars)?;
+            }
+            Naming::Cube => {
+                let (_, f) = chars.next()?;
+                x[1] = letter_value(f)?;
+                if !f.is_ascii_lowercase() {
+                    return None;
+                }
+                let (_, r) = chars.next()?;
+                x[0] = r.to_digit(10)? as i32 - 1;
+                let (_, lv) = chars.next()?;
+                x[2] = match lv {
+                    'a' | 'α' => 0,
+                    'b' | 'β' => 1,
+                    'g' | 'γ' => 2,
+                    'd' | 'δ' => 3,
+                    _ => return None,
+                };
+            }
+        }
+        let consumed = chars.peek().map(|&(i, _)| i).unwrap_or(s.len());
+        Some((self.cell_at(&x)?, consumed))
+    }
+
+    /// Parses a whole cell name.
+    pub fn parse_cell(&self, s: &str) -> Option<Cell> {
+        match self.parse_cell_prefix(s) {
+            Some((c, used)) if used == s.len() => Some(c),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Debug for Geometry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Geometry")
+            .field("lens", &self.lens)
+            .field("wraps", &self.wraps)
+            .field("shape", &self.shape)
+            .field("cells", &self.cell_count())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diamond(n: usize, l: usize) -> Geometry {
+        Geometry::new(vec![l; n], vec![false; n], Shape::Diamond, Naming::Layered).unwrap()
+    }
+
+    #[test]
+    fn diamond_cell_counts_match_rules() {
+        // RULES.md §2.5: n=3, l=8: 256 cells; n=4: 1056; n=5: 3872.
+        assert_eq!(diamond(3, 8).cell_count(), 256);
+        assert_eq!(diamond(4, 8).cell_count(), 1056);
+        assert_eq!(diamond(5, 8).cell_count(), 3872);
+    }
+
+    #[test]
+    fn diamond_face_has_n_times_two_to_n_minus_one_cells() {
+        // T8.1: the faces x1 = 0 hold n * 2^(n-1) cells, independent of l.
+        for (n, l) in [(3, 8), (3, 10), (4, 8), (4, 10), (5, 8)] {
+            let g = diamond(n, l);
+            let face = (0..g.cell_count()).filter(|&c| g.coord(c, 0) == 0).count();
+            assert_eq!(face, n << (n - 1), "n={n} l={l}");
+        }
+    }
+
+    #[test]
+    fn names_round_trip_on_every_board() {
+        let boards = [
+            Geometry::new(vec![8, 8], vec![false, false], Shape::Box, Naming::TwoD).unwrap(),
+            Geometry::new(vec![14, 8], vec![true, true], Shape::Box, Naming::TwoD).unwrap(),
+            Geometry::new(vec![4, 4, 4], vec![false; 3], Shape::Box, Naming::Cube).unwrap(),
+            diamond(3, 8),
+            diamond(4, 8),
+            diamond(5, 10),
+        ];
+        for g in &boards {
+            for c in 0..g.cell_count() {
+                let name = g.cell_name(c);
+                assert_eq!(g.parse_cell(&name), Some(c), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn seed_spellings() {
+        let g = diamond(3, 8);
+        // "Dd1" is x3=3, x2=3, x1=0 (RULES §2.5).
+        let c = g.parse_cell("Dd1").unwrap();
+        assert_eq!(g.coords(c), &[0, 3, 3]);
+        let g4 = diamond(4, 8);
+        // "εEd1": axis-4 value ε = 4, E = 4, d = 3, rank 1.
+        let c = g4.parse_cell("εEd1").unwrap();
+        assert_eq!(g4.coords(c), &[0, 3, 4, 4]);
+        assert_eq!(g4.cell_name(c), "eEd1");
+        let cube = Geometry::new(vec![4, 4, 4], vec![false; 3], Shape::Box, Naming::Cube).unwrap();
+        let c = cube.parse_cell("b1g").unwrap();
+        assert_eq!(cube.coords(c), &[0, 1, 2]);
+        assert_eq!(g.parse_cell("Aa1"), None, "corner outside the diamond");
+        assert_eq!(g.parse_cell("Dd0"), None);
+        assert_eq!(g.parse_cell("Dd"), None);
+    }
+
+    #[test]
+    fn rays_wrap_and_stop_before_origin() {
+        let g = Geometry::new(vec![8, 8], vec![false, true], Shape::Box, Naming::TwoD).unwrap();
+        let a1 = g.parse_cell("a1").unwrap();
+        let east = g.direction_index(&[0, 1]).unwrap();
+        let ray: Vec<String> = g.ray(a1, east).iter().map(|&c| g.cell_name(c as usize)).collect();
+        assert_eq!(ray, ["b1", "c1", "d1", "e1", "f1", "g1", "h1"]);
+        let west = g.direction_index(&[0, -1]).unwrap();
+        assert_eq!(g.cell_name(g.ray(a1, west)[0] as usize), "h1");
+        let ne = g.direction_index(&[1, 1]).unwrap();
+        let diag: Vec<String> = g.ray(a1, ne).iter().map(|&c| g.cell_name(c as usize)).collect();
+        assert_eq!(diag, ["b2", "c3", "d4", "e5", "f6", "g7", "h8"]);
+        let g2 = g.parse_cell("g2").unwrap();
+        let diag: Vec<String> = g.ray(g2, ne).iter().map(|&c| g.cell_name(c as usize)).collect();
+        assert_eq!(diag, ["h3", "a4", "b5", "c6", "d7", "e8"]);
+    }
+}

@@ -1,0 +1,1190 @@
+//! A deliberately simple reference move generator for every ndchess variant.
+//!
+//! Written straight from `shared/spec/RULES.md` (and the German seeds it
+//! digests) with plain coordinate arithmetic: no bitboards, no per-cell attack
+//! tables, and no code from `src/`. The agreement tests compare this module
+//! with the fast engine; a rule bug then has to be made twice, independently,
+//! to go unnoticed. Simplicity and obviousness win over speed everywhere:
+//!
+//! - a cell is a flat index into the bounding box, and every step recomputes
+//!   the coordinates, adds the offset (modulo the edge on wrapping axes) and
+//!   checks the cell shape;
+//! - pieces live in a `BTreeMap` from cell to piece, so a position is cheap to
+//!   clone and legality is tested the dumb way: play the move on a copy and ask
+//!   every enemy piece whether it attacks the mover's king;
+//! - moves are collected in a `BTreeSet`, so the same (from, to, promotion)
+//!   reached along two rays of a wrapping board is one move (RULES §1).
+//!
+//! The only derived data kept in a [`Variant`] are the direction and leap
+//! vectors of each piece kind, computed from their definitions in RULES §1 and
+//! §2.10, and the start position with the cells it implies (pawn start cells,
+//! promotion cells, castling rooks).
+
+// Every test binary that includes this module uses a different part of it.
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// Highest dimension the reference supports; coordinates are fixed arrays so
+/// that stepping never allocates. Unused trailing entries are always 0.
+pub const MAX_DIM: usize = 8;
+
+/// Cell coordinates: `c[0]` = axis 1 (rank), `c[1]` = axis 2 (file),
+/// `c[2]` = axis 3 (level), … — the same convention as the fast engine's API.
+pub type Coords = [i32; MAX_DIM];
+
+/// Player index of white (moves first, pawns go towards higher ranks).
+pub const WHITE: usize = 0;
+/// Player index of black.
+pub const BLACK: usize = 1;
+
+/// The forward direction along axis 1 of a player's ordinary pawns.
+pub fn forward(owner: usize) -> i32 {
+    if owner == WHITE { 1 } else { -1 }
+}
+
+/// The kinds of pieces the variants use (RULES §1 table and §2.10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    King,
+    Queen,
+    Rook,
+    Knight,
+    /// A k-D bishop, sliding along directions that change exactly `k`
+    /// coordinates by ±1 (`Bishop(2)` is the ordinary bishop).
+    Bishop(usize),
+    /// A pawn moving along axis 1 in direction `+1` or `-1` (torus boards have
+    /// both kinds for each player).
+    Pawn(i32),
+}
+
+impl Kind {
+    /// The uppercase letter of the fast engine's API for this kind when owned
+    /// by `owner`: a pawn running against its owner's forward direction is `U`.
+    pub fn letter(self, owner: usize) -> char {
+        match self {
+            Kind::King => 'K',
+            Kind::Queen => 'Q',
+            Kind::Rook => 'R',
+            Kind::Knight => 'N',
+            Kind::Bishop(2) => 'B',
+            Kind::Bishop(3) => 'W',
+            Kind::Bishop(4) => 'G',
+            Kind::Bishop(5) => 'X',
+            Kind::Bishop(6) => 'Y',
+            Kind::Bishop(k) => panic!("no letter for a {k}-D bishop"),
+            Kind::Pawn(dir) if dir == forward(owner) => 'P',
+            Kind::Pawn(_) => 'U',
+        }
+    }
+}
+
+/// A piece: its owner (0 = white, 1 = black) and kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Piece {
+    pub owner: usize,
+    pub kind: Kind,
+}
+
+/// Which castling rule a variant uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Castling {
+    /// No castling (diamond boards, the cube).
+    None,
+    /// FIDE Chess960 rules (classical chess is the special case 518): the
+    /// king ends on the c- or g-file, the rook on the d- or f-file (RULES §2.2).
+    Fide,
+    /// T4.6 along the wrapping file axis (cylinder, torus; RULES §2.3): the
+    /// rook slides in either direction to the cell next to the king, the king
+    /// jumps over it. With rooks on a and h this gives four castlings.
+    Wrap,
+}
+
+/// How a piece moves: a list of offsets, either leaps (one application) or
+/// slide directions (repeated until blocked).
+#[derive(Clone, Debug)]
+struct Pattern {
+    offsets: Vec<Coords>,
+    slides: bool,
+}
+
+/// A board plus the rules and start position of one variant.
+#[derive(Debug)]
+pub struct Variant {
+    /// The spec string this variant was built from.
+    pub spec: String,
+    /// Edge length of each axis (its number is the dimension n).
+    pub lens: Vec<i32>,
+    /// Whether each axis wraps around.
+    pub wraps: Vec<bool>,
+    /// Diamond cells (RULES §2.5) instead of the whole box.
+    pub diamond: bool,
+    /// The cube's own rules (RULES §2.10): short-range pieces, two-way pawns
+    /// without double step or en passant, promotion zone of its own.
+    pub cube: bool,
+    pub castling: Castling,
+    /// The start position, cell -> piece.
+    pub start: BTreeMap<usize, Piece>,
+    /// Cells on which each player's pawns promote.
+    pub promotion_cells: [BTreeSet<usize>; 2],
+    /// Kinds a pawn may promote to (all non-king non-pawn kinds of the start
+    /// position).
+    pub promotion_kinds: Vec<Kind>,
+    /// Movement patterns by kind (pawns: their capture offsets).
+    patterns: BTreeMap<Kind, Pattern>,
+}
+
+impl Variant {
+    /// The dimension n.
+    pub fn dim(&self) -> usize {
+        self.lens.len()
+    }
+
+    /// Number of cells of the bounding box (the range of flat indices).
+    pub fn box_size(&self) -> usize {
+        self.lens.iter().map(|&l| l as usize).product()
+    }
+
+    /// Coordinates of a flat index (axis 1 varies fastest).
+    pub fn coords(&self, cell: usize) -> Coords {
+        let mut c = [0; MAX_DIM];
+        let mut rest = cell;
+        for (a, &len) in self.lens.iter().enumerate() {
+            c[a] = (rest % len as usize) as i32;
+            rest /= len as usize;
+        }
+        c
+    }
+
+    /// Coordinates as a `Vec` of length n, as the fast engine's API uses them.
+    pub fn coords_vec(&self, cell: usize) -> Vec<i32> {
+        self.coords(cell)[..self.dim()].to_vec()
+    }
+
+    /// Whether coordinates inside the box belong to the board's cell shape.
+    /// Diamond: `Σ_i (|x_i + (1-l)/2| - 1/2) <= l/2`, doubled to stay integral.
+    fn in_shape(&self, c: &Coords) -> bool {
+        if !self.diamond {
+            return true;
+        }
+        let l = self.lens[0];
+        let doubled: i32 = (0..self.dim()).map(|a| (2 * c[a] + 1 - l).abs() - 1).sum();
+        doubled <= l
+    }
+
+    /// The flat index of in-range coordinates on the board, if any.
+    pub fn cell(&self, c: &Coords) -> Option<usize> {
+        let mut index = 0usize;
+        let mut stride = 1usize;
+        for (a, &len) in self.lens.iter().enumerate() {
+            if c[a] < 0 || c[a] >= len {
+                return None;
+            }
+            index += c[a] as usize * stride;
+            stride *= len as usize;
+        }
+        self.in_shape(c).then_some(index)
+    }
+
+    /// The cell reached from `cell` by adding `delta`, wrapping on wrapping
+    /// axes; `None` if that leaves the board (RULES §1: a step exists iff its
+    /// end cell is on the board).
+    pub fn offset(&self, cell: usize, delta: &Coords) -> Option<usize> {
+        let mut c = self.coords(cell);
+        for a in 0..self.dim() {
+            c[a] += delta[a];
+            if self.wraps[a] {
+                c[a] = c[a].rem_euclid(self.lens[a]);
+            }
+        }
+        self.cell(&c)
+    }
+
+    /// All cells of the board, in index order.
+    pub fn cells(&self) -> Vec<usize> {
+        (0..self.box_size()).filter(|&i| self.in_shape(&self.coords(i))).collect()
+    }
+
+    /// The movement pattern of a kind (for pawns: the capture offsets).
+    fn pattern(&self, kind: Kind) -> &Pattern {
+        &self.patterns[&kind]
+    }
+
+    /// The cells `piece` on `from` could move to on an otherwise empty board
+    /// (pawns: pushes and captures, ignoring that captures need a victim and
+    /// excluding the double step). Used to check the seeds' mobility numbers.
+    pub fn empty_board_targets(&self, from: usize, piece: Piece) -> BTreeSet<usize> {
+        let mut pos = Position::empty(self);
+        pos.board.insert(from, piece);
+        let mut targets = BTreeSet::new();
+        let pattern = self.pattern(piece.kind);
+        if let Kind::Pawn(dir) = piece.kind {
+            for push in self.pawn_pushes(dir) {
+                targets.extend(self.offset(from, &push));
+            }
+            for d in &pattern.offsets {
+                targets.extend(self.offset(from, d));
+            }
+        } else {
+            for d in &pattern.offsets {
+                pos.walk(from, d, pattern.slides, |to, _| {
+                    targets.insert(to);
+                });
+            }
+        }
+        targets
+    }
+
+    /// Single-step pushes of a pawn of direction `dir` (RULES §1; the cube's
+    /// pawns may also step up/down a level, RULES §2.10).
+    fn pawn_pushes(&self, dir: i32) -> Vec<Coords> {
+        let mut pushes = vec![unit(0, dir)];
+        if self.cube {
+            pushes.push(unit(2, dir));
+        }
+        pushes
+    }
+}
+
+/// The unit vector `sign · e_axis`.
+fn unit(axis: usize, sign: i32) -> Coords {
+    let mut d = [0; MAX_DIM];
+    d[axis] = sign;
+    d
+}
+
+/// Number of coordinates a direction changes.
+fn changed(d: &Coords) -> usize {
+    d.iter().filter(|&&x| x != 0).count()
+}
+
+/// All vectors of `{-1, 0, 1}^n` except zero that change a number of
+/// coordinates accepted by `keep`.
+fn directions(n: usize, keep: impl Fn(usize) -> bool) -> Vec<Coords> {
+    let mut all = vec![[0; MAX_DIM]];
+    for a in 0..n {
+        all = all
+            .into_iter()
+            .flat_map(|d| {
+                [-1, 0, 1].map(|s| {
+                    let mut e = d;
+                    e[a] = s;
+                    e
+                })
+            })
+            .collect();
+    }
+    all.into_iter().filter(|d| changed(d) > 0 && keep(changed(d))).collect()
+}
+
+/// Knight leaps: ±2 along one axis and ±1 along another (RULES §1).
+fn knight_leaps(n: usize) -> Vec<Coords> {
+    let mut leaps = Vec::new();
+    for a in 0..n {
+        for b in 0..n {
+            if a != b {
+                for sa in [-2, 2] {
+                    for sb in [-1, 1] {
+                        let mut d = [0; MAX_DIM];
+                        d[a] = sa;
+                        d[b] = sb;
+                        leaps.push(d);
+                    }
+                }
+            }
+        }
+    }
+    leaps
+}
+
+/// Capture offsets of a pawn of direction `dir`. Theory pawns capture on the
+/// 2-D diagonals `dir·e1 ± e_l` for every other axis l (RULES §1); the cube's
+/// pawns capture diagonally forward or up/down along the file (RULES §2.10).
+fn pawn_captures(n: usize, cube: bool, dir: i32) -> Vec<Coords> {
+    let mut caps = Vec::new();
+    if cube {
+        for main in [0, 2] {
+            for side in [-1, 1] {
+                let mut d = unit(main, dir);
+                d[1] = side;
+                caps.push(d);
+            }
+        }
+    } else {
+        for l in 1..n {
+            for side in [-1, 1] {
+                let mut d = unit(0, dir);
+                d[l] = side;
+                caps.push(d);
+            }
+        }
+    }
+    caps
+}
+
+/// Movement patterns of every kind on an n-dimensional board.
+fn patterns(n: usize, cube: bool) -> BTreeMap<Kind, Pattern> {
+    let leap = |offsets| Pattern { offsets, slides: false };
+    let slide = |offsets| Pattern { offsets, slides: true };
+    let mut p = BTreeMap::new();
+    p.insert(Kind::Knight, leap(knight_leaps(n)));
+    p.insert(Kind::Rook, slide(directions(n, |k| k == 1)));
+    for dir in [-1, 1] {
+        p.insert(Kind::Pawn(dir), leap(pawn_captures(n, cube, dir)));
+    }
+    if cube {
+        // RULES §2.10: king one orthogonal step, queen one orthogonal or face
+        // diagonal step, bishop one face-diagonal step.
+        p.insert(Kind::King, leap(directions(n, |k| k == 1)));
+        p.insert(Kind::Queen, leap(directions(n, |k| k <= 2)));
+        p.insert(Kind::Bishop(2), leap(directions(n, |k| k == 2)));
+    } else {
+        p.insert(Kind::King, leap(directions(n, |_| true)));
+        p.insert(Kind::Queen, slide(directions(n, |_| true)));
+        for k in 2..=n {
+            p.insert(Kind::Bishop(k), slide(directions(n, |m| m == k)));
+        }
+    }
+    p
+}
+
+/// Parses `name[:key=value,...]` into the name and its parameters.
+fn parse_spec(spec: &str) -> Result<(String, BTreeMap<String, String>), String> {
+    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
+    let mut map = BTreeMap::new();
+    for item in params.split(',').filter(|s| !s.is_empty()) {
+        let (k, v) = item.split_once('=').ok_or_else(|| format!("bad parameter {item:?}"))?;
+        map.insert(k.trim().to_string(), v.trim().to_string());
+    }
+    Ok((name.trim().to_string(), map))
+}
+
+fn param<T: std::str::FromStr>(map: &BTreeMap<String, String>, key: &str, default: T) -> Result<T, String> {
+    match map.get(key) {
+        None => Ok(default),
+        Some(v) => v.parse().map_err(|_| format!("bad value {v:?} for {key}")),
+    }
+}
+
+impl Variant {
+    /// Builds a variant from the spec strings the fast engine accepts:
+    /// `chess`, `chess960:sp=N`, `cylinder`, `torus`, `diamond:n=N,l=L[,setup=8.1|8.2|8.3]`,
+    /// `cylinder-diamond:…` (same parameters) and `cube`.
+    pub fn from_spec(spec: &str) -> Result<Arc<Variant>, String> {
+        let (name, params) = parse_spec(spec)?;
+        let mut v = match name.as_str() {
+            "chess" => Self::two_d(8, false, false, CLASSICAL, Castling::Fide),
+            "chess960" => {
+                let sp: usize = param(&params, "sp", 518)?;
+                if sp >= 960 {
+                    return Err(format!("sp={sp} out of 0..959"));
+                }
+                Self::two_d(8, false, false, chess960_back_rank(sp), Castling::Fide)
+            }
+            "cylinder" => Self::two_d(8, false, true, CLASSICAL, Castling::Wrap),
+            "torus" => Self::two_d(14, true, true, CLASSICAL, Castling::Wrap),
+            "diamond" | "cylinder-diamond" => {
+                let n: usize = param(&params, "n", 3)?;
+                let l: i32 = param(&params, "l", 8)?;
+                let default_setup = match n {
+                    3 => "8.1",
+                    4 => "8.2",
+                    _ => "8.3",
+                };
+                let setup: String = param(&params, "setup", default_setup.to_string())?;
+                Self::diamond(n, l, name == "cylinder-diamond", &setup)?
+            }
+            "cube" => Self::cube(),
+            _ => return Err(format!("unknown variant {name:?}")),
+        };
+        v.spec = spec.to_string();
+        v.finish();
+        Ok(Arc::new(v))
+    }
+
+    /// An empty board; the start position is filled in by the caller.
+    fn board(lens: Vec<i32>, wraps: Vec<bool>, diamond: bool, cube: bool, castling: Castling) -> Variant {
+        assert!(lens.len() <= MAX_DIM, "dimension above MAX_DIM");
+        let n = lens.len();
+        Variant {
+            spec: String::new(),
+            lens,
+            wraps,
+            diamond,
+            cube,
+            castling,
+            start: BTreeMap::new(),
+            promotion_cells: [BTreeSet::new(), BTreeSet::new()],
+            promotion_kinds: Vec::new(),
+            patterns: patterns(n, cube),
+        }
+    }
+
+    /// Puts a piece into the start position; panics if the cell is off the
+    /// board or taken twice (either would be a setup transcription error).
+    fn place(&mut self, c: Coords, owner: usize, kind: Kind) {
+        let cell = self.cell(&c).unwrap_or_else(|| panic!("start cell {c:?} is off the board"));
+        let old = self.start.insert(cell, Piece { owner, kind });
+        assert!(old.is_none(), "start cell {c:?} used twice");
+    }
+
+    /// Derives what follows from the start position: promotion cells (cells
+    /// that held an enemy non-pawn piece, T4.8; the cube: rank 4 of level δ
+    /// for white, rank 1 of level α for black) and promotion kinds.
+    fn finish(&mut self) {
+        for (&cell, piece) in &self.start {
+            let c = self.coords(cell);
+            let enemy = 1 - piece.owner;
+            let promotes = if self.cube {
+                let (rank, level) = if enemy == WHITE { (3, 3) } else { (0, 0) };
+                c[0] == rank && c[2] == level
+            } else {
+                !matches!(piece.kind, Kind::Pawn(_))
+            };
+            if promotes {
+                self.promotion_cells[enemy].insert(cell);
+            }
+        }
+        let kinds: BTreeSet<Kind> = self
+            .start
+            .values()
+            .map(|p| p.kind)
+            .filter(|k| !matches!(k, Kind::King | Kind::Pawn(_)))
+            .collect();
+        self.promotion_kinds = kinds.into_iter().collect();
+    }
+
+    /// 8-file boards: classical chess, Chess960, cylinder (files wrap) and
+    /// torus (14 ranks, both axes wrap, extra pawn rows on ranks 14 and 9;
+    /// RULES §2.4).
+    fn two_d(ranks: i32, wrap_ranks: bool, wrap_files: bool, back: [Kind; 8], castling: Castling) -> Variant {
+        let mut v = Self::board(vec![ranks, 8], vec![wrap_ranks, wrap_files], false, false, castling);
+        for (file, &kind) in back.iter().enumerate() {
+            let f = file as i32;
+            v.place(coords2(0, f), WHITE, kind);
+            v.place(coords2(1, f), WHITE, Kind::Pawn(1));
+            v.place(coords2(6, f), BLACK, Kind::Pawn(-1));
+            v.place(coords2(7, f), BLACK, kind);
+            if ranks == 14 {
+                v.place(coords2(13, f), WHITE, Kind::Pawn(-1));
+                v.place(coords2(8, f), BLACK, Kind::Pawn(1));
+            }
+        }
+        v
+    }
+
+    /// The 4x4x4 cube of seed 001 as set out in RULES §2.10; coordinates are
+    /// `[rank, file, level]` with level α = 0 … δ = 3.
+    fn cube() -> Variant {
+        let mut v = Self::board(vec![4, 4, 4], vec![false; 3], false, true, Castling::None);
+        use Kind::*;
+        let white = [
+            ("a1a", Rook),
+            ("b1a", Queen),
+            ("c1a", King),
+            ("d1a", Rook),
+            ("a1b", Knight),
+            ("b1b", Bishop(2)),
+            ("c1b", Bishop(2)),
+            ("d1b", Knight),
+            ("a2a", Pawn(1)),
+            ("b2a", Pawn(1)),
+            ("c2a", Pawn(1)),
+            ("d2a", Pawn(1)),
+        ];
+        let black = [
+            ("a4d", Rook),
+            ("b4d", King),
+            ("c4d", Queen),
+            ("d4d", Rook),
+            ("a4g", Knight),
+            ("b4g", Bishop(2)),
+            ("c4g", Bishop(2)),
+            ("d4g", Knight),
+            ("a3d", Pawn(-1)),
+            ("b3d", Pawn(-1)),
+            ("c3d", Pawn(-1)),
+            ("d3d", Pawn(-1)),
+        ];
+        for (owner, list) in [(WHITE, white), (BLACK, black)] {
+            for (name, kind) in list {
+                v.place(cube_cell(name), owner, kind);
+            }
+        }
+        v
+    }
+
+    /// Diamond boards (RULES §2.5, §2.7): Table 8.1 (n = 3), Table 8.2
+    /// (n = 4) or the general Table 8.3; the tables are written for l = 8 and
+    /// shifted by (l-8)/2 on every axis but the first for larger boards.
+    fn diamond(n: usize, l: i32, cylinder: bool, setup: &str) -> Result<Variant, String> {
+        if n < 3 || l < 8 || l % 2 != 0 {
+            return Err(format!("diamond needs n >= 3 and even l >= 8, got n={n}, l={l}"));
+        }
+        let wraps = (0..n).map(|a| cylinder && a > 0).collect();
+        let mut v = Self::board(vec![l; n], wraps, true, false, Castling::None);
+        // The face x1 = 0 (white's pieces) as (other coordinates, kind).
+        let face: Vec<(Coords, Kind)> = match (setup, n) {
+            ("8.1", 3) => table_face(TABLE_8_1, l),
+            ("8.2", 4) => table_face(TABLE_8_2, l),
+            ("8.3", _) => table_8_3_face(n, l),
+            _ => return Err(format!("setup {setup} is not defined for n={n}")),
+        };
+        for (c, kind) in face {
+            for (owner, piece_rank, pawn_rank, dir) in [(WHITE, 0, 1, 1), (BLACK, l - 1, l - 2, -1)] {
+                let mut at = c;
+                at[0] = piece_rank;
+                v.place(at, owner, kind);
+                at[0] = pawn_rank;
+                v.place(at, owner, Kind::Pawn(dir));
+            }
+        }
+        Ok(v)
+    }
+}
+
+/// Coordinates of a 2-D cell.
+fn coords2(rank: i32, file: i32) -> Coords {
+    let mut c = [0; MAX_DIM];
+    c[0] = rank;
+    c[1] = file;
+    c
+}
+
+/// The cube's square names: file letter, rank digit, level letter a,b,g,d
+/// (α, β, γ, δ), e.g. "b1a" (RULES §2.10).
+pub fn cube_cell(name: &str) -> Coords {
+    let b = name.as_bytes();
+    let level = match b[2] {
+        b'a' => 0,
+        b'b' => 1,
+        b'g' => 2,
+        b'd' => 3,
+        _ => panic!("bad cube level in {name}"),
+    };
+    let mut c = [0; MAX_DIM];
+    c[0] = (b[1] - b'1') as i32;
+    c[1] = (b[0] - b'a') as i32;
+    c[2] = level;
+    c
+}
+
+/// The classical back rank a..h.
+const CLASSICAL: [Kind; 8] = [
+    Kind::Rook,
+    Kind::Knight,
+    Kind::Bishop(2),
+    Kind::Queen,
+    Kind::King,
+    Kind::Bishop(2),
+    Kind::Knight,
+    Kind::Rook,
+];
+
+/// White's back rank of Chess960 start position `sp` by the standard
+/// Scharnagl numbering, the scheme of seed 003's two tables: `sp mod 4`
+/// places the light-squared bishop on b, d, f or h; the next factor 4 the
+/// dark-squared bishop on a, c, e or g; the next factor 6 the queen on the
+/// free squares; the remaining 0..9 the knight pair (1-2, 1-3, 1-4, 1-5,
+/// 2-3, 2-4, 2-5, 3-4, 3-5, 4-5 of the five free squares); rook, king, rook
+/// fill the last three. 518 is the classical array, 0 is BBQNNRKR.
+pub fn chess960_back_rank(sp: usize) -> [Kind; 8] {
+    let mut rank: [Option<Kind>; 8] = [None; 8];
+    let mut n = sp;
+    rank[2 * (n % 4) + 1] = Some(Kind::Bishop(2));
+    n /= 4;
+    rank[2 * (n % 4)] = Some(Kind::Bishop(2));
+    n /= 4;
+    let queen = n % 6;
+    n /= 6;
+    let free = |rank: &[Option<Kind>; 8]| -> Vec<usize> { (0..8).filter(|&f| rank[f].is_none()).collect() };
+    rank[free(&rank)[queen]] = Some(Kind::Queen);
+    const KNIGHTS: [(usize, usize); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    let (k1, k2) = KNIGHTS[n];
+    let slots = free(&rank);
+    rank[slots[k1]] = Some(Kind::Knight);
+    rank[slots[k2]] = Some(Kind::Knight);
+    for (slot, kind) in free(&rank).into_iter().zip([Kind::Rook, Kind::King, Kind::Rook]) {
+        rank[slot] = Some(kind);
+    }
+    rank.map(|k| k.expect("every file filled"))
+}
+
+/// Table 8.1 (seed 000, 3-D diamond, white's face), in the seed's names:
+/// level letter (axis 3), file letter (axis 2), rank 1.
+const TABLE_8_1: &[(&str, Kind)] = &[
+    ("Cd1", Kind::Rook),
+    ("Fe1", Kind::Rook),
+    ("Ec1", Kind::Knight),
+    ("Df1", Kind::Knight),
+    ("Ed1", Kind::Bishop(2)),
+    ("Ee1", Kind::Bishop(2)),
+    ("Dc1", Kind::Bishop(3)),
+    ("Ce1", Kind::Bishop(3)),
+    ("Ef1", Kind::Bishop(3)),
+    ("Fd1", Kind::Bishop(3)),
+    ("De1", Kind::Queen),
+    ("Dd1", Kind::King),
+];
+
+/// Table 8.2 (seed 000, 4-D diamond, white's face): Greek letter α..ζ for
+/// axis 4, then as in Table 8.1.
+const TABLE_8_2: &[(&str, Kind)] = &[
+    ("γDd1", Kind::Rook),
+    ("δCe1", Kind::Rook),
+    ("δEf1", Kind::Rook),
+    ("εEc1", Kind::Rook),
+    ("εFe1", Kind::Rook),
+    ("ζEe1", Kind::Rook),
+    ("γEe1", Kind::Knight),
+    ("δEc1", Kind::Knight),
+    ("δFe1", Kind::Knight),
+    ("εCd1", Kind::Knight),
+    ("εDf1", Kind::Knight),
+    ("ζDd1", Kind::Knight),
+    ("γDe1", Kind::Bishop(2)),
+    ("δDc1", Kind::Bishop(2)),
+    ("δFd1", Kind::Bishop(2)),
+    ("εCe1", Kind::Bishop(2)),
+    ("εEf1", Kind::Bishop(2)),
+    ("ζEd1", Kind::Bishop(2)),
+    ("δDd1", Kind::Bishop(3)),
+    ("δDe1", Kind::Bishop(3)),
+    ("εDd1", Kind::Bishop(3)),
+    ("εDe1", Kind::Bishop(3)),
+    ("γEd1", Kind::Bishop(4)),
+    ("δCd1", Kind::Bishop(4)),
+    ("δDf1", Kind::Bishop(4)),
+    ("δEe1", Kind::Bishop(4)),
+    ("εDc1", Kind::Bishop(4)),
+    ("εEe1", Kind::Bishop(4)),
+    ("εFd1", Kind::Bishop(4)),
+    ("ζDe1", Kind::Bishop(4)),
+    ("δEd1", Kind::Queen),
+    ("εEd1", Kind::King),
+];
+
+/// Coordinates of a diamond cell name ("Dd1", "γDd1"), shifted by `shift` on
+/// every axis but the first.
+pub fn diamond_cell(name: &str, shift: i32) -> Coords {
+    let mut chars: Vec<char> = name.chars().collect();
+    let mut c = [0; MAX_DIM];
+    if let Some(greek) = "αβγδεζηθ".chars().position(|g| g == chars[0]) {
+        c[3] = greek as i32 + shift;
+        chars.remove(0);
+    }
+    c[2] = (chars[0] as u8 - b'A') as i32 + shift;
+    c[1] = (chars[1] as u8 - b'a') as i32 + shift;
+    let rank: String = chars[2..].iter().collect();
+    c[0] = rank.parse::<i32>().expect("rank number") - 1;
+    c
+}
+
+/// White's face from a table written for l = 8.
+fn table_face(table: &[(&str, Kind)], l: i32) -> Vec<(Coords, Kind)> {
+    table.iter().map(|&(name, kind)| (diamond_cell(name, (l - 8) / 2), kind)).collect()
+}
+
+/// White's face by Table 8.3 (RULES §2.5), with c = l/2, axis numbers
+/// 1-based as in the table (x_i is `x[i-1]`). Every cell of the face gets
+/// exactly one piece; anything else is a transcription error and panics.
+fn table_8_3_face(n: usize, l: i32) -> Vec<(Coords, Kind)> {
+    let c = l / 2;
+    let x = |v: &Coords, i: usize| v[i - 1];
+    let in_pair = |v: i32| v == c - 1 || v == c;
+    let mut face = Vec::new();
+    // All (x2..xn) in {c-2..c+1}^(n-1); the face cells are among them.
+    let mut candidates = vec![[0; MAX_DIM]];
+    for a in 1..n {
+        candidates = candidates
+            .into_iter()
+            .flat_map(|v| {
+                (c - 2..=c + 1).map(move |value| {
+                    let mut w = v;
+                    w[a] = value;
+                    w
+                })
+            })
+            .collect();
+    }
+    for v in candidates {
+        let doubled: i32 = (0..n).map(|a| (2 * v[a] + 1 - l).abs() - 1).sum();
+        if doubled > l {
+            continue; // not on the board
+        }
+        let others_except = |skip: usize| (2..=n).filter(move |&i| i != skip);
+        let mut kinds = Vec::new();
+        if (2..=n).all(|i| x(&v, i) == c - 1) {
+            kinds.push(Kind::King);
+        }
+        if x(&v, 2) == c && (3..=n).all(|i| x(&v, i) == c - 1) {
+            kinds.push(Kind::Queen);
+        }
+        if x(&v, 3) == c - 1 && others_except(3).all(|i| in_pair(x(&v, i))) && (4..=n).any(|i| x(&v, i) == c) {
+            kinds.push(Kind::Rook);
+        }
+        if x(&v, 3) == c && others_except(3).all(|i| in_pair(x(&v, i))) {
+            kinds.push(Kind::Knight);
+        }
+        let outer: Vec<usize> = (1..=n).filter(|&i| x(&v, i) == c - 2 || x(&v, i) == c + 1).collect();
+        if outer.len() == 1 {
+            kinds.push(Kind::Bishop(outer[0]));
+        }
+        assert_eq!(kinds.len(), 1, "Table 8.3 gives {kinds:?} for face cell {v:?}");
+        face.push((v, kinds[0]));
+    }
+    face
+}
+
+/// The state left by a pawn's double step: the passed cell and the pawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EnPassant {
+    pub passed: usize,
+    pub pawn: usize,
+}
+
+/// What a move does besides moving one piece from `from` to `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Special {
+    None,
+    /// A pawn's double step over `passed`.
+    DoubleStep { passed: usize },
+    /// An en passant capture of the pawn on `victim`.
+    EnPassant { victim: usize },
+    /// Castling with the rook from `rook_from` to `rook_to`.
+    Castle { rook_from: usize, rook_to: usize },
+}
+
+/// A move of the reference generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Move {
+    pub from: usize,
+    pub to: usize,
+    pub promotion: Option<Kind>,
+    pub special: Special,
+}
+
+/// A move in the fast engine's `MoveKey` terms: from, to, promotion letter,
+/// castling rook's start cell.
+pub type Key = (Vec<i32>, Vec<i32>, Option<char>, Option<Vec<i32>>);
+
+/// A position: pieces, player to move, en passant state, castling rights.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub variant: Arc<Variant>,
+    pub board: BTreeMap<usize, Piece>,
+    pub to_move: usize,
+    pub ep: Option<EnPassant>,
+    /// (owner, rook cell) of every castling still allowed by the "neither
+    /// has moved" rule; dropped when the king moves or anything moves from or
+    /// to the rook's cell.
+    pub castling_rights: Vec<(usize, usize)>,
+}
+
+impl Position {
+    /// The start position of a variant, white to move.
+    pub fn start(variant: &Arc<Variant>) -> Position {
+        let castling_rights = if variant.castling == Castling::None {
+            Vec::new()
+        } else {
+            variant
+                .start
+                .iter()
+                .filter(|(_, p)| p.kind == Kind::Rook)
+                .map(|(&cell, p)| (p.owner, cell))
+                .collect()
+        };
+        Position {
+            variant: Arc::clone(variant),
+            board: variant.start.clone(),
+            to_move: WHITE,
+            ep: None,
+            castling_rights,
+        }
+    }
+
+    /// An empty board of the given variant (for mobility counts).
+    fn empty(variant: &Variant) -> Position {
+        let v = Variant::board(variant.lens.clone(), variant.wraps.clone(), variant.diamond, variant.cube, variant.castling);
+        Position {
+            variant: Arc::new(v),
+            board: BTreeMap::new(),
+            to_move: WHITE,
+            ep: None,
+            castling_rights: Vec::new(),
+        }
+    }
+
+    /// A classical-board position from FEN (X-FEN or Shredder-FEN castling
+    /// field), so the reference can be checked against published perft.
+    pub fn from_fen(variant: &Arc<Variant>, fen: &str) -> Result<Position, String> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 4 || variant.lens != [8, 8] {
+            return Err(format!("bad FEN or board for FEN: {fen}"));
+        }
+        let mut board = BTreeMap::new();
+        for (i, row) in fields[0].split('/').enumerate() {
+            let rank = 7 - i as i32;
+            let mut file = 0;
+            for ch in row.chars() {
+                if let Some(skip) = ch.to_digit(10) {
+                    file += skip as i32;
+                    continue;
+                }
+                let owner = if ch.is_ascii_uppercase() { WHITE } else { BLACK };
+                let kind = match ch.to_ascii_lowercase() {
+                    'k' => Kind::King,
+                    'q' => Kind::Queen,
+                    'r' => Kind::Rook,
+                    'b' => Kind::Bishop(2),
+                    'n' => Kind::Knight,
+                    'p' => Kind::Pawn(forward(owner)),
+                    _ => return Err(format!("bad piece {ch}")),
+                };
+                let cell = variant.cell(&coords2(rank, file)).ok_or("FEN square off board")?;
+                board.insert(cell, Piece { owner, kind });
+                file += 1;
+            }
+        }
+        let to_move = if fields[1] == "w" { WHITE } else { BLACK };
+        let mut castling_rights = Vec::new();
+        for ch in fields[2].chars().filter(|&c| c != '-') {
+            let owner = if ch.is_ascii_uppercase() { WHITE } else { BLACK };
+            let rank = if owner == WHITE { 0 } else { 7 };
+            let at = |file: i32| variant.cell(&coords2(rank, file)).expect("on board");
+            let is = |file: i32, kind: Kind| board.get(&at(file)) == Some(&Piece { owner, kind });
+            let king = (0..8).find(|&f| is(f, Kind::King)).ok_or("castling without king on back rank")?;
+            let file = match ch.to_ascii_lowercase() {
+                'k' => (king + 1..8).rev().find(|&f| is(f, Kind::Rook)),
+                'q' => (0..king).find(|&f| is(f, Kind::Rook)),
+                f @ 'a'..='h' => Some(f as i32 - 'a' as i32),
+                _ => None,
+            }
+            .ok_or_else(|| format!("bad castling letter {ch}"))?;
+            castling_rights.push((owner, at(file)));
+        }
+        let ep = match fields[3] {
+            "-" => None,
+            sq => {
+                let b = sq.as_bytes();
+                let file = (b[0] - b'a') as i32;
+                let rank = (b[1] - b'1') as i32;
+                // The pawn stands one step beyond the passed cell, seen from
+                // the side that double-stepped (the one not to move).
+                let pawn_rank = rank - forward(to_move);
+                Some(EnPassant {
+                    passed: variant.cell(&coords2(rank, file)).ok_or("bad ep square")?,
+                    pawn: variant.cell(&coords2(pawn_rank, file)).ok_or("bad ep square")?,
+                })
+            }
+        };
+        Ok(Position { variant: Arc::clone(variant), board, to_move, ep, castling_rights })
+    }
+
+    /// The pieces as (coords, owner, letter), sorted: the fast engine's
+    /// `placement()` format.
+    pub fn placement(&self) -> Vec<(Vec<i32>, usize, char)> {
+        let mut list: Vec<_> = self
+            .board
+            .iter()
+            .map(|(&cell, p)| (self.variant.coords_vec(cell), p.owner, p.kind.letter(p.owner)))
+            .collect();
+        list.sort();
+        list
+    }
+
+    /// A move in the fast engine's `MoveKey` terms.
+    pub fn key(&self, m: &Move) -> Key {
+        let v = &self.variant;
+        let owner = self.board[&m.from].owner;
+        let rook = match m.special {
+            Special::Castle { rook_from, .. } => Some(v.coords_vec(rook_from)),
+            _ => None,
+        };
+        (v.coords_vec(m.from), v.coords_vec(m.to), m.promotion.map(|k| k.letter(owner)), rook)
+    }
+
+    /// Walks from `from` along `d` (once for leaps, repeatedly for slides)
+    /// and calls `visit(cell, occupant)` for every cell reached, stopping
+    /// after the first occupied cell, at the edge, or before coming back to
+    /// `from` on a wrapping board (T4.3 "Bewegungsaxiom").
+    fn walk(&self, from: usize, d: &Coords, slides: bool, mut visit: impl FnMut(usize, Option<Piece>)) {
+        let mut at = from;
+        while let Some(next) = self.variant.offset(at, d) {
+            if next == from {
+                return;
+            }
+            let occupant = self.board.get(&next).copied();
+            visit(next, occupant);
+            if occupant.is_some() || !slides {
+                return;
+            }
+            at = next;
+        }
+    }
+
+    /// Whether `piece` standing on `from` attacks `target` (pawns: only their
+    /// capture offsets; castling and pushes never attack).
+    pub fn attacks(&self, from: usize, piece: Piece, target: usize) -> bool {
+        let v = &self.variant;
+        let pattern = v.pattern(piece.kind);
+        let (fc, tc) = (v.coords(from), v.coords(target));
+        // A cheap necessary condition first: along a non-wrapping axis the
+        // coordinate moves monotonically with each step of a direction, so
+        // the direction's sign must match the difference (and for a leap the
+        // offset must equal it exactly).
+        // On a wrapping axis a slide that changes the coordinate at all can
+        // come round to any value, so only "no change" rules anything out.
+        let could_reach = |d: &Coords| {
+            (0..v.dim()).all(|a| {
+                let delta = tc[a] - fc[a];
+                match (v.wraps[a], pattern.slides) {
+                    (false, true) => delta.signum() == d[a],
+                    (false, false) => delta == d[a],
+                    (true, true) => delta == 0 || d[a] != 0,
+                    (true, false) => true,
+                }
+            })
+        };
+        pattern.offsets.iter().filter(|d| could_reach(d)).any(|d| {
+            let mut hit = false;
+            self.walk(from, d, pattern.slides, |cell, _| hit |= cell == target);
+            hit
+        })
+    }
+
+    /// Whether any piece of `by` attacks `target`.
+    pub fn attacked(&self, target: usize, by: usize) -> bool {
+        self.board.iter().any(|(&cell, &p)| p.owner == by && self.attacks(cell, p, target))
+    }
+
+    /// The cell of `owner`'s king.
+    pub fn king(&self, owner: usize) -> Option<usize> {
+        self.board
+            .iter()
+            .find(|(_, p)| p.owner == owner && p.kind == Kind::King)
+            .map(|(&cell, _)| cell)
+    }
+
+    /// Whether `owner`'s king is attacked.
+    pub fn in_check(&self, owner: usize) -> bool {
+        self.king(owner).is_some_and(|k| self.attacked(k, 1 - owner))
+    }
+
+    /// Adds a move to `to`, one per promotion kind if `to` is a promotion
+    /// cell of the mover.
+    fn add_pawn_move(&self, from: usize, to: usize, special: Special, out: &mut BTreeSet<Move>) {
+        let owner = self.board[&from].owner;
+        if self.variant.promotion_cells[owner].contains(&to) {
+            for &kind in &self.variant.promotion_kinds {
+                out.insert(Move { from, to, promotion: Some(kind), special });
+            }
+        } else {
+            out.insert(Move { from, to, promotion: None, special });
+        }
+    }
+
+    /// Pseudo-legal moves of the piece on `from` (castling excluded).
+    fn piece_moves(&self, from: usize, piece: Piece, out: &mut BTreeSet<Move>) {
+        let v = &self.variant;
+        let pattern = v.pattern(piece.kind);
+        let Kind::Pawn(dir) = piece.kind else {
+            for d in &pattern.offsets {
+                self.walk(from, d, pattern.slides, |to, occupant| {
+                    if occupant.is_none_or(|o| o.owner != piece.owner) {
+                        out.insert(Move { from, to, promotion: None, special: Special::None });
+                    }
+                });
+            }
+            return;
+        };
+        for push in v.pawn_pushes(dir) {
+            let Some(one) = v.offset(from, &push).filter(|c| !self.board.contains_key(c)) else {
+                continue;
+            };
+            self.add_pawn_move(from, one, Special::None, out);
+            // Double step: only theory pawns, only from their start cell.
+            let on_start_cell = v.start.get(&from) == Some(&piece);
+            if !v.cube && on_start_cell {
+                if let Some(two) = v.offset(one, &push).filter(|c| !self.board.contains_key(c)) {
+                    self.add_pawn_move(from, two, Special::DoubleStep { passed: one }, out);
+                }
+            }
+        }
+        for d in &pattern.offsets {
+            let Some(to) = v.offset(from, d) else { continue };
+            match self.board.get(&to) {
+                Some(victim) if victim.owner != piece.owner => self.add_pawn_move(from, to, Special::None, out),
+                Some(_) => {}
+                None => {
+                    if let Some(ep) = self.ep.filter(|ep| ep.passed == to) {
+                        self.add_pawn_move(from, to, Special::EnPassant { victim: ep.pawn }, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Castling moves of the player to move that pass the castling
+    /// conditions; whether the king ends in check is left to the general
+    /// legality test.
+    fn castling_moves(&self, out: &mut BTreeSet<Move>) {
+        let me = self.to_move;
+        let Some(king) = self.king(me) else { return };
+        let rights: Vec<usize> = self
+            .castling_rights
+            .iter()
+            .filter(|&&(owner, _)| owner == me)
+            .map(|&(_, cell)| cell)
+            .collect();
+        if rights.is_empty() || self.in_check(me) {
+            return;
+        }
+        let v = &self.variant;
+        let safe = |cells: &[usize]| cells.iter().all(|&c| !self.attacked(c, 1 - me));
+        for rook in rights {
+            if self.board.get(&rook) != Some(&Piece { owner: me, kind: Kind::Rook }) {
+                continue;
+            }
+            match v.castling {
+                Castling::None => {}
+                Castling::Fide => {
+                    // Chess960 (FIDE): king to c/g, rook to d/f; every cell
+                    // between either piece and its destination (inclusive)
+                    // empty but for the two; the king's cells not attacked.
+                    let (kc, rc) = (v.coords(king), v.coords(rook));
+                    let (king_file, rook_file) = if rc[1] < kc[1] { (2, 3) } else { (6, 5) };
+                    let at = |file: i32| v.cell(&coords2(kc[0], file)).expect("back rank cell");
+                    let span = |a: i32, b: i32| (a.min(b)..=a.max(b)).map(at).collect::<Vec<_>>();
+                    let clear = span(kc[1], king_file)
+                        .into_iter()
+                        .chain(span(rc[1], rook_file))
+                        .all(|c| c == king || c == rook || !self.board.contains_key(&c));
+                    let king_path: Vec<usize> = span(kc[1], king_file).into_iter().filter(|&c| c != king).collect();
+                    if clear && safe(&king_path) {
+                        out.insert(Move {
+                            from: king,
+                            to: at(king_file),
+                            promotion: None,
+                            special: Special::Castle { rook_from: rook, rook_to: at(rook_file) },
+                        });
+                    }
+                }
+                Castling::Wrap => {
+                    // T4.6 along the file axis, both ways round: the rook
+                    // slides over empty cells to b, the cell next to the
+                    // king; the king jumps over it to the cell beyond.
+                    for side in [-1, 1] {
+                        let step = unit(1, side);
+                        let back = unit(1, -side);
+                        let mut b = rook;
+                        let mut reached = false;
+                        while let Some(next) = v.offset(b, &step) {
+                            if next == king {
+                                reached = true;
+                                break;
+                            }
+                            if next == rook || self.board.contains_key(&next) {
+                                break;
+                            }
+                            b = next;
+                        }
+                        if !reached || b == rook {
+                            continue;
+                        }
+                        let Some(dest) = v.offset(b, &back) else { continue };
+                        let landing_free = dest == rook || !self.board.contains_key(&dest);
+                        if landing_free && safe(&[b, dest]) {
+                            out.insert(Move {
+                                from: king,
+                                to: dest,
+                                promotion: None,
+                                special: Special::Castle { rook_from: rook, rook_to: b },
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plays a move (assumed generated for this position).
+    pub fn make(&mut self, m: Move) {
+        let piece = self.board.remove(&m.from).expect("a piece on the from cell");
+        match m.special {
+            Special::Castle { rook_from, rook_to } => {
+                let rook = self.board.remove(&rook_from).expect("castling rook");
+                self.board.insert(m.to, piece);
+                self.board.insert(rook_to, rook);
+            }
+            Special::EnPassant { victim } => {
+                self.board.remove(&victim);
+                self.board.insert(m.to, piece);
+            }
+            Special::None | Special::DoubleStep { .. } => {
+                let kind = m.promotion.unwrap_or(piece.kind);
+                self.board.insert(m.to, Piece { owner: piece.owner, kind });
+            }
+        }
+        self.ep = match m.special {
+            Special::DoubleStep { passed } => Some(EnPassant { passed, pawn: m.to }),
+            _ => None,
+        };
+        let king_moved = piece.kind == Kind::King;
+        self.castling_rights
+            .retain(|&(owner, cell)| cell != m.from && cell != m.to && !(king_moved && owner == piece.owner));
+        self.to_move = 1 - self.to_move;
+    }
+
+    /// All pseudo-legal moves, castling included.
+    pub fn pseudo_moves(&self) -> BTreeSet<Move> {
+        let mut out = BTreeSet::new();
+        for (&cell, &piece) in &self.board {
+            if piece.owner == self.to_move {
+                self.piece_moves(cell, piece, &mut out);
+            }
+        }
+        self.castling_moves(&mut out);
+        out
+    }
+
+    /// Legal moves: pseudo-legal moves after which the mover's king is not
+    /// attacked (T4.3 "Schachaxiom"), tested on a copy.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        self.pseudo_moves()
+            .into_iter()
+            .filter(|&m| {
+                let mut after = self.clone();
+                after.make(m);
+                !after.in_check(self.to_move)
+            })
+            .collect()
+    }
+
+    /// Legal moves as sorted keys.
+    pub fn legal_keys(&self) -> Vec<Key> {
+        let mut keys: Vec<Key> = self.legal_moves().iter().map(|m| self.key(m)).collect();
+        keys.sort();
+        keys
+    }
+
+    /// Number of leaf nodes of the legal move tree of the given depth.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .into_iter()
+            .map(|m| {
+                let mut next = self.clone();
+                next.make(m);
+                next.perft(depth - 1)
+            })
+            .sum()
+    }
+}
