@@ -83,7 +83,12 @@ fn io(e: std::io::Error) -> CommandError {
 }
 
 /// `ndchess perft`.
-pub fn perft(args: &VariantArgs, depth: u32, divide: bool, threads: usize) -> Result<(), CommandError> {
+pub fn perft(
+    args: &VariantArgs,
+    depth: u32,
+    divide: bool,
+    threads: usize,
+) -> Result<(), CommandError> {
     let (_v, pos) = args.load()?;
     let started = Instant::now();
     let king_takes_rook = pos.king_takes_rook();
@@ -130,7 +135,11 @@ pub fn describe_variant(v: &Variant) -> String {
     let g = &v.geometry;
     let lens: Vec<String> = g.lens().iter().map(|l| l.to_string()).collect();
     let mut army: Vec<(char, usize)> = Vec::new();
-    for &(_, p) in v.start.iter().filter(|(_, p)| crate::variant::piece_player(*p) == 0) {
+    for &(_, p) in v
+        .start
+        .iter()
+        .filter(|(_, p)| crate::variant::piece_player(*p) == 0)
+    {
         let letter = v.kinds[crate::variant::piece_kind(p)].letter;
         match army.iter_mut().find(|(c, _)| *c == letter) {
             Some(e) => e.1 += 1,
@@ -186,7 +195,10 @@ pub fn mobility(args: &VariantArgs) -> Result<(), CommandError> {
     let (v, _) = args.load()?;
     let r = mobility::report(&v);
     println!("variant {}", v.spec);
-    println!("{:<14} {:>6} {:>8} {:>10}", "piece", "cells", "total", "average");
+    println!(
+        "{:<14} {:>6} {:>8} {:>10}",
+        "piece", "cells", "total", "average"
+    );
     for k in &r.kinds {
         let kind = &v.kinds[k.kind];
         let n = k.classes.len();
@@ -208,4 +220,332 @@ pub fn mobility(args: &VariantArgs) -> Result<(), CommandError> {
     }
     println!("army total: {}", r.army_total);
     Ok(())
+}
+
+/// `ndchess axioms`: the T4.2 start-position axioms for the start position,
+/// or for the placement of `--fen` (to try a setup of one's own).
+pub fn axioms(args: &VariantArgs) -> Result<(), CommandError> {
+    let (v, pos) = args.load()?;
+    let pieces: Vec<(crate::geometry::Cell, crate::variant::Piece)> = (0..v.geometry.cell_count())
+        .filter(|&c| pos.piece_at(c) != crate::variant::EMPTY)
+        .map(|c| (c, pos.piece_at(c)))
+        .collect();
+    println!("variant {}", v.spec);
+    print!("{}", crate::axioms::check_placement(&v, &pieces));
+    Ok(())
+}
+
+/// Arguments of `ndchess analyse`.
+#[derive(Args, Debug, Clone)]
+pub struct AnalyseArgs {
+    #[command(flatten)]
+    pub variant: VariantArgs,
+    /// Search to this depth (plies).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Search this many milliseconds (the default is 2000 when no limit is
+    /// given).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Search this many nodes.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Number of best lines to show.
+    #[arg(long, default_value_t = 1)]
+    pub multipv: usize,
+}
+
+/// `ndchess analyse`: UCI-style `info` lines and `bestmove`.
+pub fn analyse(args: &AnalyseArgs) -> Result<(), CommandError> {
+    use crate::search::{Engine, EngineOptions, Limits, SearchControl};
+    let (v, pos) = args.variant.load()?;
+    let mut engine = Engine::new(EngineOptions {
+        threads: args.threads.max(1),
+        hash_mb: args.hash,
+        ..EngineOptions::default()
+    });
+    let mut limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+        multipv: args.multipv.max(1),
+        ..Limits::default()
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        limits.movetime = Some(std::time::Duration::from_millis(2000));
+    }
+    let evaluator = engine.evaluator(&v);
+    let values: Vec<String> = v
+        .kinds
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| !k.royal)
+        .map(|(i, k)| format!("{}={}", k.letter, evaluator.value(i)))
+        .collect();
+    let b = evaluator.breakdown(&pos);
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "info string variant {} values {}",
+        v.spec,
+        values.join(" ")
+    )
+    .map_err(io)?;
+    writeln!(
+        out,
+        "info string static eval {} (material {:?} mobility {:?} pawns {:?} king {:?})",
+        b.total, b.material, b.mobility, b.pawn_progress, b.king
+    )
+    .map_err(io)?;
+    let ktr = pos.king_takes_rook();
+    let control = SearchControl::new();
+    let result = engine.search(&pos, &limits, &control, &mut |info| {
+        let _ = writeln!(std::io::stdout().lock(), "info {}", info.uci(&pos, ktr));
+    });
+    match result.best {
+        Some(m) => {
+            let mut line = format!("bestmove {}", pos.move_text(m, ktr));
+            if let Some(p) = result.ponder {
+                let mut after = pos.clone();
+                after.make(m);
+                line.push_str(&format!(" ponder {}", after.move_text(p, ktr)));
+            }
+            writeln!(out, "{line}").map_err(io)?;
+        }
+        None => {
+            let why = result
+                .outcome
+                .map(|o| format!(" ({} {})", o.score(), o.description(&v)))
+                .unwrap_or_default();
+            writeln!(out, "bestmove (none){why}").map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
+/// Arguments of `ndchess play`.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub variant: VariantArgs,
+    /// Thinking time per move in milliseconds.
+    #[arg(long, default_value_t = 100)]
+    pub movetime: u64,
+    /// Fixed depth per move instead of a time (reproducible games).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Random seed: the first two plies are drawn at random from the legal
+    /// moves (so different seeds give different games), and a Chess960
+    /// start without `sp` is drawn from it.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Draw the board after every this many moves (0: only at the end).
+    #[arg(long, default_value_t = 10)]
+    pub board_every: u32,
+    /// Safety limit in moves (per player); reaching it is adjudicated a
+    /// draw. Rarely needed: repetition and the 50-move rule end games first
+    /// where they apply.
+    #[arg(long, default_value_t = 500)]
+    pub max_moves: u32,
+}
+
+/// How a self-play game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// By the rules.
+    Rules(crate::position::GameResult),
+    /// Adjudicated a draw at the move limit.
+    MoveLimit,
+}
+
+/// `ndchess play`: a complete self-play game from the start position.
+pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
+    use crate::search::{Engine, EngineOptions, Limits, SearchControl};
+    use rand::{RngExt, SeedableRng};
+    let mut vargs = args.variant.clone();
+    if let Some(seed) = args.seed
+        && vargs.variant.starts_with("chess960")
+        && !vargs.spec().contains("sp=")
+    {
+        vargs.params.push(format!("sp={}", seed % 960));
+    }
+    let (v, mut pos) = vargs.load()?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed.unwrap_or(0));
+    let random_plies = if args.seed.is_some() { 2 } else { 0 };
+    let mut engine = Engine::new(EngineOptions {
+        threads: args.threads.max(1),
+        hash_mb: args.hash,
+        ..EngineOptions::default()
+    });
+    engine.new_game();
+    let limits = match args.depth {
+        Some(d) => Limits::depth(d),
+        None => Limits::movetime(std::time::Duration::from_millis(args.movetime.max(1))),
+    };
+    let ktr = pos.king_takes_rook();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "variant {}", v.spec).map_err(io)?;
+    write!(out, "{}", notation::diagram(&pos)).map_err(io)?;
+    let players = v.players.len();
+    let mut ply = 0u32;
+    let end = loop {
+        if let Some(result) = pos.outcome() {
+            break GameEnd::Rules(result);
+        }
+        if ply >= args.max_moves * players as u32 {
+            break GameEnd::MoveLimit;
+        }
+        let (m, note) = if ply < random_plies {
+            let moves = pos.legal_moves();
+            (
+                moves[rng.random_range(0..moves.len())],
+                "random opening move".to_string(),
+            )
+        } else {
+            let control = SearchControl::new();
+            let r = engine.search(&pos, &limits, &control, &mut |_| {});
+            let m = r
+                .best
+                .ok_or_else(|| CommandError::Other("search found no move in a live game".into()))?;
+            (
+                m,
+                format!("{} depth {} nodes {}", r.score, r.depth, r.nodes),
+            )
+        };
+        let number = ply / players as u32 + 1;
+        let dots = if pos.to_move() == 0 { "." } else { "..." };
+        writeln!(
+            out,
+            "{number}{dots} {:<16} {:<10} {} {note}",
+            crate::san::long_notation(&pos, m),
+            pos.move_text(m, ktr),
+            v.players[pos.to_move()].name,
+        )
+        .map_err(io)?;
+        pos.make(m);
+        ply += 1;
+        if args.board_every > 0 && ply % (args.board_every * players as u32) == 0 {
+            write!(out, "{}", notation::diagram(&pos)).map_err(io)?;
+        }
+    };
+    write!(out, "{}", notation::diagram(&pos)).map_err(io)?;
+    match &end {
+        GameEnd::Rules(r) => writeln!(
+            out,
+            "result {} ({}) after {ply} plies",
+            r.score(),
+            r.description(&v)
+        )
+        .map_err(io)?,
+        GameEnd::MoveLimit => writeln!(
+            out,
+            "result 1/2-1/2 (adjudicated draw: move limit of {} moves reached) after {ply} plies",
+            args.max_moves
+        )
+        .map_err(io)?,
+    }
+    Ok(end)
+}
+
+/// The positions of `ndchess bench`: (variant spec, position text or empty
+/// for the start, depth relative to the requested one).
+pub const BENCH_POSITIONS: &[(&str, &str, i32)] = &[
+    ("chess", "", 0),
+    (
+        "chess",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        0,
+    ),
+    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 2),
+    ("chess960:sp=0", "", 0),
+    ("cylinder", "", 0),
+    ("torus", "", -1),
+    ("cube", "", 1),
+    ("diamond:n=3", "", -2),
+    ("diamond:n=4", "", -4),
+];
+
+/// Default depth of `ndchess bench`.
+pub const BENCH_DEPTH: u32 = 9;
+
+/// Result of `ndchess bench`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchResult {
+    /// Nodes of every position, in order.
+    pub nodes: Vec<u64>,
+    /// Total nodes: the signature of search and evaluation.
+    pub total: u64,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+/// Runs the bench positions single-threaded to fixed depths; each position
+/// starts from an empty table.
+pub fn run_bench(
+    depth: u32,
+    mut progress: impl FnMut(&str, u32, u64, f64),
+) -> Result<BenchResult, CommandError> {
+    use crate::search::{Engine, EngineOptions, Limits, SearchControl};
+    let mut engine = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+        ..EngineOptions::default()
+    });
+    let mut nodes = Vec::new();
+    let started = Instant::now();
+    for &(spec, text, offset) in BENCH_POSITIONS {
+        let v = Variant::from_spec(spec).map_err(CommandError::Variant)?;
+        let pos = if text.is_empty() {
+            Position::start(&v)
+        } else {
+            Position::from_text(&v, text).map_err(CommandError::Position)?
+        };
+        let d = (depth as i32 + offset).max(1) as u32;
+        engine.new_game();
+        let t = Instant::now();
+        let r = engine.search(&pos, &Limits::depth(d), &SearchControl::new(), &mut |_| {});
+        progress(spec, d, r.nodes, t.elapsed().as_secs_f64());
+        nodes.push(r.nodes);
+    }
+    Ok(BenchResult {
+        total: nodes.iter().sum(),
+        nodes,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// `ndchess bench`.
+pub fn bench(depth: Option<u32>) -> Result<(), CommandError> {
+    let depth = depth.unwrap_or(BENCH_DEPTH);
+    let r = run_bench(depth, |spec, d, n, s| {
+        eprintln!(
+            "{spec:<16} depth {d:>2} nodes {n:>10} {s:>7.3} s {:>9.0} nodes/s",
+            n as f64 / s.max(1e-9)
+        );
+    })?;
+    println!("Total time (ms) : {:.0}", r.seconds * 1000.0);
+    println!("Nodes searched  : {}", r.total);
+    println!(
+        "Nodes/second    : {:.0}",
+        r.total as f64 / r.seconds.max(1e-9)
+    );
+    Ok(())
+}
+
+/// The protocol loop on standard input and output: `ndchess` without a
+/// subcommand (the first command chooses the protocol) and `ndchess uci`.
+pub fn protocol(mode: crate::protocol::Mode) -> Result<(), CommandError> {
+    crate::protocol::run_stdio(mode).map_err(io)
 }

@@ -65,7 +65,11 @@ impl fmt::Display for GeometryError {
                 write!(f, "dimension {n} is out of range 1..={MAX_DIMS}")
             }
             GeometryError::EdgeLength { axis, length } => {
-                write!(f, "edge length {length} of axis {} is out of range", axis + 1)
+                write!(
+                    f,
+                    "edge length {length} of axis {} is out of range",
+                    axis + 1
+                )
             }
             GeometryError::TooManyCells(c) => {
                 write!(f, "{c} cells exceed the limit of {MAX_CELLS}")
@@ -103,6 +107,13 @@ impl CellTable {
             t.cells.extend(list.into_iter().map(|c| c as u16));
         }
         t
+    }
+
+    /// The targets of `cell`, or `None` when the table has no row for it
+    /// (tables of kinds that do not use them are empty).
+    pub fn get_checked(&self, cell: Cell) -> Option<&[u16]> {
+        let s = self.spans.get(cell)?;
+        self.cells.get(s.start as usize..(s.start + s.len) as usize)
     }
 
     /// The targets of `cell`.
@@ -156,7 +167,7 @@ impl Geometry {
                 return Err(GeometryError::EdgeLength { axis, length: l });
             }
         }
-        if shape == Shape::Diamond && (lens.iter().any(|&l| l != lens[0]) || lens[0] % 2 != 0) {
+        if shape == Shape::Diamond && (lens.iter().any(|&l| l != lens[0]) || !lens[0].is_multiple_of(2)) {
             return Err(GeometryError::DiamondEdges);
         }
         let box_size: usize = lens.iter().product();
@@ -181,14 +192,14 @@ impl Geometry {
         let mut coords = Vec::new();
         let mut cell_count = 0usize;
         let mut x = vec![0i32; n];
-        for b in 0..box_size {
+        for (b, slot) in box_to_cell.iter_mut().enumerate() {
             let mut rem = b;
             for &axis in &order {
                 x[axis] = (rem % lens[axis]) as i32;
                 rem /= lens[axis];
             }
             if Self::in_shape(shape, &lens, &x) {
-                box_to_cell[b] = cell_count as u32;
+                *slot = cell_count as u32;
                 coords.extend(x.iter().map(|&v| v as i16));
                 cell_count += 1;
             }
@@ -345,11 +356,10 @@ impl Geometry {
     /// The cell reached from `cell` by adding `offset` (wrapping where the
     /// axis wraps), if on the board.
     pub fn step(&self, cell: Cell, offset: &[i32]) -> Option<Cell> {
-        let n = self.lens.len();
         let mut b = 0;
-        for axis in 0..n {
+        for (axis, &o) in offset.iter().enumerate().take(self.lens.len()) {
             let l = self.lens[axis] as i32;
-            let mut v = self.coord(cell, axis) + offset[axis];
+            let mut v = self.coord(cell, axis) + o;
             if self.wraps[axis] {
                 v = v.rem_euclid(l);
             } else if v < 0 || v >= l {
@@ -410,7 +420,7 @@ impl Geometry {
 
     /// The letter naming value `v` on `axis` (0-based) in the layered naming.
     fn layered_letter(axis: usize, v: i32) -> char {
-        let base = if (axis + 1) % 2 == 0 { b'a' } else { b'A' };
+        let base = if (axis + 1).is_multiple_of(2) { b'a' } else { b'A' };
         (base + v as u8) as char
     }
 
@@ -419,7 +429,11 @@ impl Geometry {
         let x = self.coords(cell);
         match self.naming {
             Naming::TwoD => {
-                let file = if x.len() > 1 { (b'a' + x[1] as u8) as char } else { 'a' };
+                let file = if x.len() > 1 {
+                    (b'a' + x[1] as u8) as char
+                } else {
+                    'a'
+                };
                 format!("{}{}", file, x[0] + 1)
             }
             Naming::Layered => {
@@ -472,7 +486,11 @@ impl Geometry {
                     break;
                 }
             }
-            if count == 0 || v == 0 { None } else { Some(v - 1) }
+            if count == 0 || v == 0 {
+                None
+            } else {
+                Some(v - 1)
+            }
         };
         match self.naming {
             Naming::TwoD => {
@@ -605,15 +623,27 @@ mod tests {
         let g = Geometry::new(vec![8, 8], vec![false, true], Shape::Box, Naming::TwoD).unwrap();
         let a1 = g.parse_cell("a1").unwrap();
         let east = g.direction_index(&[0, 1]).unwrap();
-        let ray: Vec<String> = g.ray(a1, east).iter().map(|&c| g.cell_name(c as usize)).collect();
+        let ray: Vec<String> = g
+            .ray(a1, east)
+            .iter()
+            .map(|&c| g.cell_name(c as usize))
+            .collect();
         assert_eq!(ray, ["b1", "c1", "d1", "e1", "f1", "g1", "h1"]);
         let west = g.direction_index(&[0, -1]).unwrap();
         assert_eq!(g.cell_name(g.ray(a1, west)[0] as usize), "h1");
         let ne = g.direction_index(&[1, 1]).unwrap();
-        let diag: Vec<String> = g.ray(a1, ne).iter().map(|&c| g.cell_name(c as usize)).collect();
+        let diag: Vec<String> = g
+            .ray(a1, ne)
+            .iter()
+            .map(|&c| g.cell_name(c as usize))
+            .collect();
         assert_eq!(diag, ["b2", "c3", "d4", "e5", "f6", "g7", "h8"]);
         let g2 = g.parse_cell("g2").unwrap();
-        let diag: Vec<String> = g.ray(g2, ne).iter().map(|&c| g.cell_name(c as usize)).collect();
+        let diag: Vec<String> = g
+            .ray(g2, ne)
+            .iter()
+            .map(|&c| g.cell_name(c as usize))
+            .collect();
         assert_eq!(diag, ["h3", "a4", "b5", "c6", "d7", "e8"]);
     }
 }

@@ -4,14 +4,22 @@ use clap::{Parser, Subcommand};
 use ndchess::commands::{self, VariantArgs};
 
 #[derive(Parser)]
-#[command(name = "ndchess", version, about = "Chess engine for boards of any dimension and shape")]
+#[command(
+    name = "ndchess",
+    version,
+    about = "Chess engine for boards of any dimension and shape"
+)]
 struct Cli {
+    /// Without a subcommand, ndchess speaks a GUI protocol on stdin/stdout:
+    /// UCI, or XBoard when the first command is `xboard`.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak UCI on stdin/stdout (also the default without a subcommand).
+    Uci,
     /// Count the leaf nodes of the legal move tree (correctness work).
     Perft {
         #[command(flatten)]
@@ -38,11 +46,35 @@ enum Command {
         #[command(flatten)]
         variant: VariantArgs,
     },
+    /// Analyse a position: UCI-style `info` lines and `bestmove`.
+    Analyse(commands::AnalyseArgs),
+    /// Play a complete self-play game from the start position.
+    Play(commands::PlayArgs),
+    /// Search a fixed set of positions of several variants to a fixed depth
+    /// (single thread): total nodes (the search's signature) and speed.
+    Bench {
+        /// Base depth in plies.
+        #[arg(long, short)]
+        depth: Option<u32>,
+    },
+    /// Check the start position (or --fen) against the T4.2 axioms.
+    Axioms {
+        #[command(flatten)]
+        variant: VariantArgs,
+    },
 }
 
 fn main() {
     let cli = Cli::parse();
-    let result = match cli.command {
+    let Some(command) = cli.command else {
+        if let Err(e) = commands::protocol(ndchess::protocol::Mode::Auto) {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+        return;
+    };
+    let result = match command {
+        Command::Uci => commands::protocol(ndchess::protocol::Mode::Uci),
         Command::Perft {
             variant,
             depth,
@@ -52,6 +84,10 @@ fn main() {
         Command::Show { variant } => commands::show(&variant),
         Command::Variants => commands::variants(),
         Command::Mobility { variant } => commands::mobility(&variant),
+        Command::Axioms { variant } => commands::axioms(&variant),
+        Command::Analyse(args) => commands::analyse(&args),
+        Command::Play(args) => commands::play(&args).map(|_| ()),
+        Command::Bench { depth } => commands::bench(depth),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");

@@ -220,7 +220,10 @@ pub fn report(v: &Variant) -> MobilityReport {
 mod tests {
     use super::*;
 
-    fn totals(spec: &str) -> (Vec<(char, Vec<(usize, usize)>)>, usize) {
+    /// Per kind letter: (cells, total) of each class.
+    type Classes = Vec<(char, Vec<(usize, usize)>)>;
+
+    fn totals(spec: &str) -> (Classes, usize) {
         let v = Variant::from_spec(spec).unwrap();
         let r = report(&v);
         (

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use crate::geometry::Cell;
 use crate::position::{Move, MoveKind, Position};
-use crate::variant::{CastlingStyle, EMPTY, NO_CELL, Piece, Variant, piece, piece_kind, piece_player};
+use crate::variant::{EMPTY, NO_CELL, Piece, Variant, piece_kind, piece_player};
 
 /// A piece pinned to its king: it may only move within `ray(king, dir)[..len]`.
 #[derive(Clone, Copy, Debug)]
@@ -63,6 +63,70 @@ impl Scratch {
     }
 }
 
+/// Where generated moves go: a list, or just a count (perft's bulk
+/// counting at the last ply needs no list).
+pub trait MoveSink {
+    /// Adds one move.
+    fn push(&mut self, m: Move);
+    /// Adds the plain moves `from → t` for every cell `t` of `targets`.
+    #[inline(always)]
+    fn push_targets(&mut self, from: Cell, mut targets: u64) {
+        while targets != 0 {
+            let to = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            self.push(Move::normal(from, to));
+        }
+    }
+
+    /// Adds the moves `to - delta → to` for every cell `to` of `targets`;
+    /// double steps carry the passed cell `to - delta / 2` in `aux`.
+    #[inline(always)]
+    fn push_shifted(&mut self, mut targets: u64, delta: i32, double: bool) {
+        while targets != 0 {
+            let to = targets.trailing_zeros() as i32;
+            targets &= targets - 1;
+            let m = Move::normal((to - delta) as usize, to as usize);
+            self.push(if double {
+                Move {
+                    aux: (to - delta / 2) as u16,
+                    kind: MoveKind::DoubleStep,
+                    ..m
+                }
+            } else {
+                m
+            });
+        }
+    }
+}
+
+impl MoveSink for Vec<Move> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        Vec::push(self, m);
+    }
+}
+
+/// A [`MoveSink`] that only counts.
+#[derive(Debug, Default)]
+pub struct MoveCounter(pub usize);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn push_targets(&mut self, _: Cell, targets: u64) {
+        self.0 += targets.count_ones() as usize;
+    }
+
+    #[inline(always)]
+    fn push_shifted(&mut self, targets: u64, _: i32, _: bool) {
+        self.0 += targets.count_ones() as usize;
+    }
+}
+
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
@@ -75,25 +139,18 @@ pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
 /// Whether `cell` is attacked by an enemy of `us`, reading the board through
 /// `piece_at` (so callers can test hypothetical boards without copying).
 #[inline(always)]
-fn attacked_with(
+pub(crate) fn attacked_with(
     v: &Variant,
     cell: Cell,
     us: usize,
     piece_at: impl Fn(Cell) -> Piece,
 ) -> bool {
-    let g = &v.geometry;
-    for &d in &v.slider_directions {
-        for &c in g.ray(cell, d) {
-            let p = piece_at(c as usize);
-            if p == EMPTY {
-                continue;
-            }
-            if v.enemies(piece_player(p), us)
-                && v.sliders_by_direction[g.opposite(d)] >> piece_kind(p) & 1 != 0
-            {
+    // Cheapest tests first: pawns and leapers read a few fixed cells.
+    for &(q, k, pawn) in &v.enemy_pawns[us] {
+        for &c in v.pawn_tables[q][k].attackers.get(cell) {
+            if piece_at(c as usize) == pawn {
                 return true;
             }
-            break;
         }
     }
     for (li, table) in v.leaps.iter().enumerate() {
@@ -103,27 +160,22 @@ fn attacked_with(
         }
         for &c in table.get(cell) {
             let p = piece_at(c as usize);
-            if p != EMPTY && mask >> piece_kind(p) & 1 != 0 && v.enemies(piece_player(p), us) {
+            if p != EMPTY && mask >> piece_kind(p) & 1 != 0 && v.is_hostile(us, p) {
                 return true;
             }
         }
     }
-    if v.pawn_kinds != 0 {
-        for q in 0..v.players.len() {
-            if !v.enemies(q, us) {
+    let g = &v.geometry;
+    for &(d, mask) in &v.slider_rays {
+        for &c in g.ray(cell, d) {
+            let p = piece_at(c as usize);
+            if p == EMPTY {
                 continue;
             }
-            for k in 0..v.kinds.len() {
-                if !v.is_pawn(k) {
-                    continue;
-                }
-                let pawn = piece(q, k);
-                for &c in v.pawn_tables[q][k].attackers.get(cell) {
-                    if piece_at(c as usize) == pawn {
-                        return true;
-                    }
-                }
+            if mask >> piece_kind(p) & 1 != 0 && v.is_hostile(us, p) {
+                return true;
             }
+            break;
         }
     }
     false
@@ -172,9 +224,8 @@ fn analyse_king(pos: &Position, king: Cell, us: usize, s: &mut Scratch) -> usize
             if p == EMPTY {
                 continue;
             }
-            let owner = piece_player(p);
-            if !v.enemies(owner, us) {
-                if owner == us && own.is_none() {
+            if !v.is_hostile(us, p) {
+                if piece_player(p) == us && own.is_none() {
                     own = Some(i);
                     continue;
                 }
@@ -200,26 +251,15 @@ fn analyse_king(pos: &Position, king: Cell, us: usize, s: &mut Scratch) -> usize
         }
         for &c in table.get(king) {
             let p = board[c as usize];
-            if p != EMPTY && mask >> piece_kind(p) & 1 != 0 && v.enemies(piece_player(p), us) {
+            if p != EMPTY && mask >> piece_kind(p) & 1 != 0 && v.is_hostile(us, p) {
                 add_line(&[c], &mut s.evasion);
             }
         }
     }
-    if v.pawn_kinds != 0 {
-        for q in 0..v.players.len() {
-            if !v.enemies(q, us) {
-                continue;
-            }
-            for k in 0..v.kinds.len() {
-                if !v.is_pawn(k) {
-                    continue;
-                }
-                let pawn = piece(q, k);
-                for &c in v.pawn_tables[q][k].attackers.get(king) {
-                    if board[c as usize] == pawn {
-                        add_line(&[c], &mut s.evasion);
-                    }
-                }
+    for &(q, k, pawn) in &v.enemy_pawns[us] {
+        for &c in v.pawn_tables[q][k].attackers.get(king) {
+            if board[c as usize] == pawn {
+                add_line(&[c], &mut s.evasion);
             }
         }
     }
@@ -229,7 +269,7 @@ fn analyse_king(pos: &Position, king: Cell, us: usize, s: &mut Scratch) -> usize
 /// Pushes a pawn move, expanded into one move per promotion kind when the
 /// destination is a promotion cell of `us`.
 #[inline(always)]
-fn push_pawn_move(v: &Variant, us: usize, m: Move, out: &mut Vec<Move>) {
+pub(crate) fn push_pawn_move(v: &Variant, us: usize, m: Move, out: &mut impl MoveSink) {
     if v.promotion_zone[us].contains(m.to as usize) {
         for &k in &v.promotion_kinds {
             out.push(Move {
@@ -242,9 +282,43 @@ fn push_pawn_move(v: &Variant, us: usize, m: Move, out: &mut Vec<Move>) {
     }
 }
 
-/// Generates the legal moves of the side to move into `out`.
+/// Generates the legal moves of the side to move into `out`, by the
+/// bitboard fast path on boards of at most 64 cells, by the generic
+/// generator elsewhere.
+#[inline]
 pub fn generate(pos: &Position, s: &mut Scratch, out: &mut Vec<Move>) {
+    match &pos.variant().board64 {
+        Some(t) => {
+            out.clear();
+            out.reserve(64);
+            crate::movegen64::generate(t, pos, s, out)
+        }
+        None => generate_generic(pos, s, out),
+    }
+}
+
+/// Number of legal moves (bulk counting: no list is built on boards of at
+/// most 64 cells; `list` is scratch space for the generic generator).
+#[inline]
+pub fn count_moves(pos: &Position, s: &mut Scratch, list: &mut Vec<Move>) -> usize {
+    match &pos.variant().board64 {
+        Some(t) => {
+            let mut counter = MoveCounter::default();
+            crate::movegen64::generate(t, pos, s, &mut counter);
+            counter.0
+        }
+        None => {
+            generate_generic(pos, s, list);
+            list.len()
+        }
+    }
+}
+
+/// Generates the legal moves of the side to move into `out` with the
+/// generic generator (any board); the fast path is tested against it.
+pub fn generate_generic(pos: &Position, s: &mut Scratch, out: &mut Vec<Move>) {
     out.clear();
+    out.reserve(64);
     let v = &**pos.variant();
     let g = &v.geometry;
     s.fit(g.cell_count());
@@ -259,7 +333,7 @@ pub fn generate(pos: &Position, s: &mut Scratch, out: &mut Vec<Move>) {
     };
     let only_king = checks > 0 && s.evasion.is_empty();
     let wraps = g.wraps().iter().any(|&w| w);
-    let is_target = |p: Piece| p == EMPTY || v.enemies(piece_player(p), us);
+    let is_target = |p: Piece| p == EMPTY || v.is_hostile(us, p);
 
     for from in pos.player_cells(us) {
         let p = board[from];
@@ -344,12 +418,12 @@ pub fn generate(pos: &Position, s: &mut Scratch, out: &mut Vec<Move>) {
                 let c = c as usize;
                 let q = board[c];
                 if q != EMPTY {
-                    if v.enemies(piece_player(q), us) && (!filtered || allowed(c, s)) {
+                    if v.is_hostile(us, q) && (!filtered || allowed(c, s)) {
                         push_pawn_move(v, us, Move::normal(from, c), out);
                     }
                 } else if let Some(ep) = pos.en_passant()
                     && ep.target as usize == c
-                    && v.enemies(piece_player(board[ep.pawn as usize]), us)
+                    && v.is_hostile(us, board[ep.pawn as usize])
                 {
                     let pawn_cell = ep.pawn as usize;
                     let legal = match king {
@@ -395,7 +469,7 @@ pub fn generate(pos: &Position, s: &mut Scratch, out: &mut Vec<Move>) {
             for &c in g.ray(from, d) {
                 let c = c as usize;
                 let q = board[c];
-                if q != EMPTY && !v.enemies(piece_player(q), us) {
+                if q != EMPTY && !v.is_hostile(us, q) {
                     break;
                 }
                 if !filtered || allowed(c, s) {
@@ -423,103 +497,7 @@ pub fn generate(pos: &Position, s: &mut Scratch, out: &mut Vec<Move>) {
     }
 }
 
-/// A castling candidate before its legality checks.
-struct CastleCandidate {
-    rook: Cell,
-    king_to: Cell,
-    rook_to: Cell,
-    /// Cells that must be empty (king and castling rook excepted).
-    must_be_empty: Vec<Cell>,
-    /// Cells the king crosses, which must not be attacked now.
-    crossed: Vec<Cell>,
-}
-
-/// The castlings of the rook on `rook` under the variant's castling style.
-fn castle_candidates(pos: &Position, king: Cell, rook: Cell) -> Vec<CastleCandidate> {
-    let v = &**pos.variant();
-    let g = &v.geometry;
-    let rank = g.coord(king, 0);
-    if g.coord(rook, 0) != rank || g.dims() != 2 {
-        return Vec::new();
-    }
-    let width = g.lens()[1] as i32;
-    let at = |file: i32| g.cell_at(&[rank, file]);
-    match v.rules.castling {
-        CastlingStyle::None => Vec::new(),
-        CastlingStyle::Chess960 => {
-            let kf = g.coord(king, 1);
-            let rf = g.coord(rook, 1);
-            let queen_side = rf < kf;
-            let (ktf, rtf) = if queen_side {
-                (2, 3)
-            } else {
-                (width - 2, width - 3)
-            };
-            let span = |a: i32, b: i32| a.min(b)..=a.max(b);
-            let mut must_be_empty: Vec<Cell> = span(kf, ktf).chain(span(rf, rtf)).filter_map(at).collect();
-            must_be_empty.sort_unstable();
-            must_be_empty.dedup();
-            let crossed = span(kf, ktf).filter(|&f| f != kf && f != ktf).filter_map(at).collect();
-            match (at(ktf), at(rtf)) {
-                (Some(king_to), Some(rook_to)) => vec![CastleCandidate {
-                    rook,
-                    king_to,
-                    rook_to,
-                    must_be_empty,
-                    crossed,
-                }],
-                _ => Vec::new(),
-            }
-        }
-        CastlingStyle::Theory => {
-            let mut out = Vec::new();
-            for dir in [1, -1] {
-                let step = [0, dir];
-                let back = [0, -dir];
-                let Some(b) = g.step(king, &back) else {
-                    continue;
-                };
-                if b == rook {
-                    continue;
-                }
-                let mut path = Vec::new();
-                let mut c = rook;
-                let mut ok = false;
-                for _ in 0..width {
-                    match g.step(c, &step) {
-                        Some(next) if next != king => {
-                            path.push(next);
-                            c = next;
-                            if next == b {
-                                ok = true;
-                                break;
-                            }
-                        }
-                        _ => break,
-                    }
-                }
-                let Some(king_to) = g.step(b, &back) else {
-                    continue;
-                };
-                if !ok || king_to == king {
-                    continue;
-                }
-                let mut must_be_empty = path;
-                must_be_empty.push(king_to);
-                out.push(CastleCandidate {
-                    rook,
-                    king_to,
-                    rook_to: b,
-                    must_be_empty,
-                    crossed: vec![b],
-                });
-            }
-            out
-        }
-    }
-}
-
-fn generate_castling(pos: &Position, king: Cell, out: &mut Vec<Move>) {
+pub(crate) fn generate_castling(pos: &Position, king: Cell, out: &mut impl MoveSink) {
     let v = &**pos.variant();
     let board = pos.board();
     let us = pos.to_move();
@@ -530,21 +508,22 @@ fn generate_castling(pos: &Position, king: Cell, out: &mut Vec<Move>) {
             continue;
         }
         let kp = board[king];
-        for cand in castle_candidates(pos, king, rook) {
-            let clear = cand
-                .must_be_empty
-                .iter()
-                .all(|&c| c == king || c == rook || board[c] == EMPTY);
+        for cand in v.castlings(king, rook) {
+            let clear = cand.must_be_empty.iter().all(|&c| {
+                let c = c as usize;
+                c == king || c == rook || board[c] == EMPTY
+            });
             if !clear {
                 continue;
             }
-            if cand.crossed.iter().any(|&c| attacked(pos, c, us)) {
+            if cand.crossed.iter().any(|&c| attacked(pos, c as usize, us)) {
                 continue;
             }
-            let safe = !attacked_with(v, cand.king_to, us, |x| {
-                if x == cand.king_to {
+            let (king_to, rook_to) = (cand.king_to as usize, cand.rook_to as usize);
+            let safe = !attacked_with(v, king_to, us, |x| {
+                if x == king_to {
                     kp
-                } else if x == cand.rook_to {
+                } else if x == rook_to {
                     rp
                 } else if x == king || x == rook {
                     EMPTY
@@ -555,9 +534,9 @@ fn generate_castling(pos: &Position, king: Cell, out: &mut Vec<Move>) {
             if safe {
                 out.push(Move {
                     from: king as u16,
-                    to: cand.king_to as u16,
-                    aux: cand.rook as u16,
-                    aux2: cand.rook_to as u16,
+                    to: cand.king_to,
+                    aux: rook as u16,
+                    aux2: cand.rook_to,
                     kind: MoveKind::Castle,
                     promotion: 0,
                 });
@@ -570,13 +549,12 @@ fn perft_inner(pos: &mut Position, depth: u32, s: &mut Scratch, lists: &mut [Vec
     let (list, rest) = lists
         .split_first_mut()
         .expect("invariant: one move list per remaining ply");
-    generate(pos, s, list);
     if depth == 1 {
-        return list.len() as u64;
+        return count_moves(pos, s, list) as u64;
     }
+    generate(pos, s, list);
     let mut nodes = 0;
-    for i in 0..list.len() {
-        let m = list[i];
+    for &m in list.iter() {
         pos.make(m);
         nodes += perft_inner(pos, depth - 1, s, rest);
         pos.unmake();
@@ -606,7 +584,9 @@ pub fn perft_divide(
     if depth <= 1 {
         return Ok(moves.into_iter().map(|m| (m, 1)).collect());
     }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
     Ok(pool.install(|| {
         moves
             .par_iter()

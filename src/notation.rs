@@ -35,10 +35,7 @@ pub fn layout(g: &Geometry) -> Vec<Vec<Vec<Cell>>> {
             slice.push(Vec::new());
             last_rank = x[0] as i32;
         }
-        slice
-            .last_mut()
-            .expect("invariant: pushed above")
-            .push(c);
+        slice.last_mut().expect("invariant: pushed above").push(c);
     }
     for s in &mut slices {
         s.reverse();
@@ -163,7 +160,14 @@ fn castling_text(pos: &Position) -> String {
                 'Q' => 1,
                 _ => 2 + f as u8,
             };
-            letters.push((order, if player == 1 { c.to_ascii_lowercase() } else { c }));
+            letters.push((
+                order,
+                if player == 1 {
+                    c.to_ascii_lowercase()
+                } else {
+                    c
+                },
+            ));
         }
         if v.name == "chess960" {
             // Shredder-FEN: king-side (higher file) first.
@@ -418,7 +422,11 @@ pub fn diagram(pos: &Position) -> String {
                 .rev()
                 .map(|axis| {
                     let base = if (axis + 1) % 2 == 0 { b'a' } else { b'A' };
-                    format!("axis {} = {}", axis + 1, (base + high[axis - 3] as u8) as char)
+                    format!(
+                        "axis {} = {}",
+                        axis + 1,
+                        (base + high[axis - 3] as u8) as char
+                    )
                 })
                 .collect::<Vec<_>>()
                 .join(", ");
@@ -433,7 +441,11 @@ pub fn diagram(pos: &Position) -> String {
                     }
                     _ => format!("level {}", (b'A' + lv as u8) as char),
                 };
-                header.push_str(&format!("{:<width$}", name, width = (files as usize) * 2 + 3));
+                header.push_str(&format!(
+                    "{:<width$}",
+                    name,
+                    width = (files as usize) * 2 + 3
+                ));
             }
             out.push_str(header.trim_end());
             out.push('\n');
@@ -521,15 +533,42 @@ mod tests {
         let bad = [
             ("", "missing field"),
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w", "piece placement"),
-            ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w", "piece placement"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w", "piece placement"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x", "side to move"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqz", "castling"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - e9", "en passant"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - e3", "en passant"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - x", "counters"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w - -", "illegal"),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1 z", "unexpected"),
+            (
+                "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w",
+                "piece placement",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w",
+                "piece placement",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x",
+                "side to move",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqz",
+                "castling",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - e9",
+                "en passant",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - e3",
+                "en passant",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - x",
+                "counters",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w - -",
+                "illegal",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1 z",
+                "unexpected",
+            ),
             ("4k3/8/8/8/8/8/8/R3K2r b - -", "illegal"),
             ("P3k3/8/8/8/8/8/8/4K3 w - -", "illegal"),
         ];

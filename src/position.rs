@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
-use crate::bitboard::{self, Cells};
+use crate::bitboard::Cells;
 use crate::geometry::Cell;
 use crate::variant::{
     CastlingStyle, EMPTY, NO_CELL, Piece, StalemateRule, Variant, piece, piece_kind, piece_player,
@@ -224,7 +224,9 @@ impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PositionError::MissingField(s) => write!(f, "missing field: {s}"),
-            PositionError::TrailingText(s) => write!(f, "unexpected text after the position: '{s}'"),
+            PositionError::TrailingText(s) => {
+                write!(f, "unexpected text after the position: '{s}'")
+            }
             PositionError::Board(s) => write!(f, "piece placement: {s}"),
             PositionError::Side(s) => write!(f, "side to move: {s}"),
             PositionError::Castling(s) => write!(f, "castling rights: {s}"),
@@ -316,6 +318,13 @@ impl Position {
         &self.board
     }
 
+    /// The first word of set `i` (players, then kinds, then all occupied):
+    /// the whole set on boards of at most 64 cells.
+    #[inline(always)]
+    pub fn set_word(&self, i: usize) -> u64 {
+        self.bits[i * self.words]
+    }
+
     /// Cells occupied by `player`, as bitboard words.
     #[inline(always)]
     pub fn player_bits(&self, player: usize) -> &[u64] {
@@ -400,33 +409,37 @@ impl Position {
 
     #[inline(always)]
     fn put(&mut self, cell: Cell, p: Piece) {
+        let v = &*self.variant;
         let w = self.words;
-        let np = self.variant.players.len();
-        let nk = self.variant.kinds.len();
         let (player, kind) = (piece_player(p), piece_kind(p));
+        let (word, bit) = (cell >> 6, 1u64 << (cell & 63));
+        let kind_base = (v.players.len() + kind) * w;
+        let occ_base = (v.players.len() + v.kinds.len()) * w;
         self.board[cell] = p;
-        bitboard::set(&mut self.bits[player * w..(player + 1) * w], cell);
-        bitboard::set(&mut self.bits[(np + kind) * w..(np + kind + 1) * w], cell);
-        bitboard::set(&mut self.bits[(np + nk) * w..(np + nk + 1) * w], cell);
-        self.hash ^= self.variant.zobrist.piece(cell, p);
-        if self.variant.royal_kind == Some(kind) {
+        self.bits[player * w + word] |= bit;
+        self.bits[kind_base + word] |= bit;
+        self.bits[occ_base + word] |= bit;
+        self.hash ^= v.zobrist.piece(cell, p);
+        if v.royal_kind == Some(kind) {
             self.royal[player] = cell as u16;
         }
     }
 
     #[inline(always)]
     fn remove(&mut self, cell: Cell) -> Piece {
+        let v = &*self.variant;
         let p = self.board[cell];
         let w = self.words;
-        let np = self.variant.players.len();
-        let nk = self.variant.kinds.len();
         let (player, kind) = (piece_player(p), piece_kind(p));
+        let (word, bit) = (cell >> 6, !(1u64 << (cell & 63)));
+        let kind_base = (v.players.len() + kind) * w;
+        let occ_base = (v.players.len() + v.kinds.len()) * w;
         self.board[cell] = EMPTY;
-        bitboard::clear(&mut self.bits[player * w..(player + 1) * w], cell);
-        bitboard::clear(&mut self.bits[(np + kind) * w..(np + kind + 1) * w], cell);
-        bitboard::clear(&mut self.bits[(np + nk) * w..(np + nk + 1) * w], cell);
-        self.hash ^= self.variant.zobrist.piece(cell, p);
-        if self.variant.royal_kind == Some(kind) && self.royal[player] == cell as u16 {
+        self.bits[player * w + word] &= bit;
+        self.bits[kind_base + word] &= bit;
+        self.bits[occ_base + word] &= bit;
+        self.hash ^= v.zobrist.piece(cell, p);
+        if v.royal_kind == Some(kind) && self.royal[player] == cell as u16 {
             self.royal[player] = NO_CELL;
         }
         p
@@ -434,8 +447,6 @@ impl Position {
 
     /// Plays a move produced by the move generator for this position.
     pub fn make(&mut self, m: Move) {
-        let v = self.variant.clone();
-        let z = &v.zobrist;
         let us = self.to_move;
         let from = m.from as usize;
         let to = m.to as usize;
@@ -451,9 +462,9 @@ impl Position {
         };
         self.history.push(self.hash);
         if let Some(ep) = self.ep.take() {
-            self.hash ^= z.ep[ep.target as usize];
+            self.hash ^= self.variant.zobrist.ep[ep.target as usize];
         }
-        let mut irreversible = m.kind == MoveKind::Null || v.is_pawn(piece_kind(moving));
+        let mut irreversible = m.kind == MoveKind::Null || self.variant.is_pawn(piece_kind(moving));
         match m.kind {
             MoveKind::Null => {}
             MoveKind::Castle => {
@@ -483,31 +494,32 @@ impl Position {
                         target: m.aux,
                         pawn: m.to,
                     });
-                    self.hash ^= z.ep[m.aux as usize];
+                    self.hash ^= self.variant.zobrist.ep[m.aux as usize];
                 }
             }
         }
         if !self.castling.is_empty() && m.kind != MoveKind::Null {
-            let royal_moved = v.royal_kind == Some(piece_kind(moving));
-            let before = self.castling.clone();
-            let board = &self.board;
-            self.castling.retain(|r| {
-                let c = *r as usize;
-                c != from
-                    && c != to
-                    && !(royal_moved && board[c] != EMPTY && piece_player(board[c]) == us)
-                    && !(m.kind == MoveKind::Castle && c == m.aux as usize)
-            });
-            // A castling rook that lands on another right's cell never
-            // happens: rights are removed above when their rook moves.
-            for r in before.iter().filter(|r| !self.castling.contains(r)) {
-                self.hash ^= z.castle[*r as usize];
+            let royal_moved = self.variant.royal_kind == Some(piece_kind(moving));
+            let mut i = 0;
+            while i < self.castling.len() {
+                let c = self.castling[i] as usize;
+                let occupant = self.board[c];
+                let lost = c == from
+                    || c == to
+                    || (royal_moved && occupant != EMPTY && piece_player(occupant) == us)
+                    || (m.kind == MoveKind::Castle && c == m.aux as usize);
+                if lost {
+                    self.hash ^= self.variant.zobrist.castle[c];
+                    self.castling.remove(i);
+                } else {
+                    i += 1;
+                }
             }
         }
         self.halfmove = if irreversible { 0 } else { self.halfmove + 1 };
-        self.hash ^= z.side[us];
+        self.hash ^= self.variant.zobrist.side[us];
         self.to_move = self.next_player(us);
-        self.hash ^= z.side[self.to_move];
+        self.hash ^= self.variant.zobrist.side[self.to_move];
         if self.to_move == 0 {
             self.fullmove += 1;
         }
@@ -856,8 +868,7 @@ impl Position {
             for push in &rule.pushes {
                 let d = v.players[last].orient(push);
                 let back: Vec<i32> = d.iter().map(|x| -x).collect();
-                let (Some(pawn), Some(origin)) = (g.step(target, &d), g.step(target, &back))
-                else {
+                let (Some(pawn), Some(origin)) = (g.step(target, &d), g.step(target, &back)) else {
                     continue;
                 };
                 if self.board[pawn] == piece(last, k) && self.board[origin] == EMPTY {

@@ -137,6 +137,113 @@ pub struct PawnTable {
     pub attackers: CellTable,
 }
 
+/// A castling of one rook, its legality conditions precomputed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Castling {
+    /// The king's destination.
+    pub king_to: u16,
+    /// The rook's destination.
+    pub rook_to: u16,
+    /// Cells that must be empty (the king and the castling rook excepted).
+    pub must_be_empty: Vec<u16>,
+    /// Cells the king crosses, which must not be attacked before the move.
+    /// (The destination is tested on the board after the move.)
+    pub crossed: Vec<u16>,
+}
+
+/// The castlings of the rook on `rook` with the king on `king`, under
+/// `style`, on a 2-D board (none elsewhere).
+fn castling_candidates(
+    g: &Geometry,
+    style: CastlingStyle,
+    king: Cell,
+    rook: Cell,
+) -> Vec<Castling> {
+    let mut out = Vec::new();
+    if g.dims() != 2 || king == rook || g.coord(rook, 0) != g.coord(king, 0) {
+        return out;
+    }
+    let rank = g.coord(king, 0);
+    let width = g.lens()[1] as i32;
+    let at = |file: i32| g.cell_at(&[rank, file]).map(|c| c as u16);
+    match style {
+        CastlingStyle::None => {}
+        CastlingStyle::Chess960 => {
+            // FIDE Chess960: king to the c or g file, rook to d or f.
+            let kf = g.coord(king, 1);
+            let rf = g.coord(rook, 1);
+            let (ktf, rtf) = if rf < kf {
+                (2, 3)
+            } else {
+                (width - 2, width - 3)
+            };
+            let span = |a: i32, b: i32| a.min(b)..=a.max(b);
+            let mut must_be_empty: Vec<u16> =
+                span(kf, ktf).chain(span(rf, rtf)).filter_map(at).collect();
+            must_be_empty.sort_unstable();
+            must_be_empty.dedup();
+            let crossed = span(kf, ktf)
+                .filter(|&f| f != kf && f != ktf)
+                .filter_map(at)
+                .collect();
+            if let (Some(king_to), Some(rook_to)) = (at(ktf), at(rtf)) {
+                out.push(Castling {
+                    king_to,
+                    rook_to,
+                    must_be_empty,
+                    crossed,
+                });
+            }
+        }
+        CastlingStyle::Theory => {
+            // T4.6: the rook moves along the file axis (either way round
+            // where files wrap) to the cell `b` next to the king, then the
+            // king jumps over it.
+            for dir in [1, -1] {
+                let step = [0, dir];
+                let back = [0, -dir];
+                let Some(b) = g.step(king, &back) else {
+                    continue;
+                };
+                if b == rook {
+                    continue;
+                }
+                let mut path = Vec::new();
+                let mut c = rook;
+                let mut reached = false;
+                for _ in 0..width {
+                    match g.step(c, &step) {
+                        Some(next) if next != king => {
+                            path.push(next as u16);
+                            c = next;
+                            if next == b {
+                                reached = true;
+                                break;
+                            }
+                        }
+                        _ => break,
+                    }
+                }
+                let Some(king_to) = g.step(b, &back) else {
+                    continue;
+                };
+                if !reached || king_to == king {
+                    continue;
+                }
+                let mut must_be_empty = path;
+                must_be_empty.push(king_to as u16);
+                out.push(Castling {
+                    king_to: king_to as u16,
+                    rook_to: b as u16,
+                    must_be_empty,
+                    crossed: vec![b as u16],
+                });
+            }
+        }
+    }
+    out
+}
+
 /// Marker for "no cell" in `u16` tables.
 pub const NO_CELL: u16 = u16::MAX;
 
@@ -148,7 +255,11 @@ pub enum VariantError {
     /// A key the variant does not have.
     UnknownKey { variant: String, key: String },
     /// A value that is not allowed.
-    BadValue { key: String, value: String, expected: String },
+    BadValue {
+        key: String,
+        value: String,
+        expected: String,
+    },
     /// A malformed `key=value` item.
     Syntax(String),
     /// The board cannot be built.
@@ -289,6 +400,18 @@ pub struct Variant {
     pub royal_kind: Option<usize>,
     /// Zobrist keys.
     pub zobrist: Zobrist,
+    /// Castlings per (king cell, rook cell), indexed `king * cells + rook`
+    /// (empty when the variant has no castling).
+    castling_table: Vec<Vec<Castling>>,
+    /// Per player: whether each piece code belongs to an enemy.
+    hostile: Vec<[bool; 256]>,
+    /// Per player: the enemies' pawns as (player, kind, piece code).
+    pub enemy_pawns: Vec<Vec<(usize, usize, Piece)>>,
+    /// Per slider direction `d`: the kinds that attack a cell from the far
+    /// end of the ray along `d` (those sliding along the opposite direction).
+    pub slider_rays: Vec<(usize, u16)>,
+    /// Bitboard tables of the fast move generator (boards of <= 64 cells).
+    pub board64: Option<Box<crate::movegen64::Tables>>,
 }
 
 impl fmt::Debug for Variant {
@@ -538,7 +661,7 @@ impl Variant {
             "diamond" | "cylinder-diamond" => {
                 let n = p.take_int("n", 3, 6)?.unwrap_or(3) as usize;
                 let l = p.take_int("l", 8, 26)?.unwrap_or(8) as usize;
-                if l % 2 != 0 {
+                if !l.is_multiple_of(2) {
                     return Err(VariantError::BadValue {
                         key: "l".into(),
                         value: l.to_string(),
@@ -571,7 +694,9 @@ impl Variant {
             }
             _ => return Err(VariantError::UnknownVariant(name)),
         };
-        Ok(Arc::new(Self::derive(bp)))
+        let mut v = Self::derive(bp);
+        v.board64 = crate::movegen64::Tables::new(&v).map(Box::new);
+        Ok(Arc::new(v))
     }
 
     /// Chess-like piece kinds on a 2-D board: P, N, B, R, Q, K (+ U).
@@ -636,7 +761,12 @@ impl Variant {
 
     fn pawn_rank(g: &Geometry, player: usize, kind: usize, rank: i32) -> Vec<(Cell, Piece)> {
         (0..8)
-            .map(|f| (g.cell_at(&[rank, f]).expect("on board"), piece(player, kind)))
+            .map(|f| {
+                (
+                    g.cell_at(&[rank, f]).expect("on board"),
+                    piece(player, kind),
+                )
+            })
             .collect()
     }
 
@@ -930,12 +1060,7 @@ impl Variant {
         // Owner's frame: axis 0 = rank (forward), 1 = file, 2 = level (up).
         p.pawn = Some(PawnRule {
             pushes: vec![vec![1, 0, 0], vec![0, 0, 1]],
-            captures: vec![
-                vec![1, -1, 0],
-                vec![1, 1, 0],
-                vec![0, -1, 1],
-                vec![0, 1, 1],
-            ],
+            captures: vec![vec![1, -1, 0], vec![1, 1, 0], vec![0, -1, 1], vec![0, 1, 1]],
             double_step: false,
         });
         kinds.push(p);
@@ -1016,7 +1141,10 @@ impl Variant {
         let cells = g.cell_count();
         let leaps: Vec<CellTable> = bp.leap_offsets.iter().map(|o| g.leap_table(o)).collect();
         let promotion_zone: Vec<Bitboard> = match &bp.promotion_zone {
-            Some(z) => z.iter().map(|cs| Bitboard::from_cells(cells, cs.iter().copied())).collect(),
+            Some(z) => z
+                .iter()
+                .map(|cs| Bitboard::from_cells(cells, cs.iter().copied()))
+                .collect(),
             None => (0..bp.players.len())
                 .map(|p| {
                     Bitboard::from_cells(
@@ -1120,6 +1248,46 @@ impl Variant {
             .collect();
         let royal_kind = bp.kinds.iter().position(|k| k.royal);
         let zobrist = Zobrist::new(cells, bp.players.len());
+        let enemy_pawns = (0..bp.players.len())
+            .map(|us| {
+                let mut list = Vec::new();
+                for (q, player) in bp.players.iter().enumerate() {
+                    if player.team == bp.players[us].team {
+                        continue;
+                    }
+                    for (k, kd) in bp.kinds.iter().enumerate() {
+                        if kd.pawn.is_some() {
+                            list.push((q, k, piece(q, k)));
+                        }
+                    }
+                }
+                list
+            })
+            .collect();
+        let slider_rays = (0..g.directions().len())
+            .filter_map(|d| {
+                let mask = sliders_by_direction[g.opposite(d)];
+                (mask != 0).then_some((d, mask))
+            })
+            .collect();
+        let castling_table = if bp.rules.castling == CastlingStyle::None || g.dims() != 2 {
+            Vec::new()
+        } else {
+            (0..cells * cells)
+                .map(|i| castling_candidates(g, bp.rules.castling, i / cells, i % cells))
+                .collect()
+        };
+        let hostile = (0..bp.players.len())
+            .map(|us| {
+                let mut h = [false; 256];
+                for (code, slot) in h.iter_mut().enumerate().skip(1) {
+                    let owner = piece_player(code as Piece);
+                    *slot =
+                        owner < bp.players.len() && bp.players[owner].team != bp.players[us].team;
+                }
+                h
+            })
+            .collect();
         Variant {
             name: bp.name,
             spec: bp.spec,
@@ -1139,8 +1307,29 @@ impl Variant {
             pawn_kinds,
             royal_kind,
             zobrist,
+            castling_table,
+            hostile,
+            enemy_pawns,
+            slider_rays,
+            board64: None,
             geometry: bp.geometry,
         }
+    }
+
+    /// The castlings of the rook on `rook` with the king on `king`.
+    #[inline]
+    pub fn castlings(&self, king: Cell, rook: Cell) -> &[Castling] {
+        let cells = self.geometry.cell_count();
+        self.castling_table
+            .get(king * cells + rook)
+            .map_or(&[], |v| v.as_slice())
+    }
+
+    /// Whether piece code `p` (possibly [`EMPTY`]) belongs to an enemy of
+    /// `us`.
+    #[inline(always)]
+    pub fn is_hostile(&self, us: usize, p: Piece) -> bool {
+        self.hostile[us][p as usize]
     }
 
     /// Number of players.
@@ -1186,7 +1375,10 @@ mod tests {
     #[test]
     fn scharnagl_numbering_matches_seed_examples() {
         // Seed 003 and RULES §2.2: 518 is the classical array, 0 is BBQNNRKR.
-        assert_eq!(chess960_back_rank(518).iter().collect::<String>(), "RNBQKBNR");
+        assert_eq!(
+            chess960_back_rank(518).iter().collect::<String>(),
+            "RNBQKBNR"
+        );
         assert_eq!(chess960_back_rank(0).iter().collect::<String>(), "BBQNNRKR");
     }
 

@@ -6,7 +6,9 @@
 
 mod reference;
 
-use reference::{Kind, MAX_DIM, Move, Piece, Position, Special, Variant, chess960_back_rank, cube_cell};
+use reference::{
+    Kind, MAX_DIM, Move, Piece, Position, Special, Variant, chess960_back_rank, cube_cell,
+};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -73,7 +75,10 @@ fn chess_start_perft_matches_published() {
 #[test]
 fn chess_published_positions() {
     let v = variant("chess");
-    for (fen, counts) in epd_lines("standard.epd").iter().chain(&epd_lines("tricky.epd")) {
+    for (fen, counts) in epd_lines("standard.epd")
+        .iter()
+        .chain(&epd_lines("tricky.epd"))
+    {
         let pos = Position::from_fen(&v, fen).unwrap();
         for &(depth, nodes) in counts.iter().filter(|(d, _)| *d <= 3) {
             assert_eq!(pos.perft(depth), nodes, "{fen} depth {depth}");
@@ -106,7 +111,13 @@ fn chess960_numbering_and_perft_match_published() {
             .iter()
             .map(|k| Kind::letter(*k, 0))
             .collect();
-        let published = fen.split('/').next_back().unwrap().split(' ').next().unwrap();
+        let published = fen
+            .split('/')
+            .next_back()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
         assert_eq!(letters, published, "sp={sp}");
         let pos = Position::start(&variant(&format!("chess960:sp={sp}")));
         let max_depth = if sp % 37 == 0 { 3 } else { 2 };
@@ -116,7 +127,12 @@ fn chess960_numbering_and_perft_match_published() {
     }
     // Seed 003's own examples: 518 is the classical array, 0 is BBQNNRKR,
     // "TLLKSSDT" (RBBKNNQR) is 740.
-    let name = |sp| chess960_back_rank(sp).iter().map(|k| k.letter(0)).collect::<String>();
+    let name = |sp| {
+        chess960_back_rank(sp)
+            .iter()
+            .map(|k| k.letter(0))
+            .collect::<String>()
+    };
     assert_eq!(name(518), "RNBQKBNR");
     assert_eq!(name(0), "BBQNNRKR");
     assert_eq!(name(740), "RBBKNNQR");
@@ -141,25 +157,58 @@ fn diamond_setups_fill_the_face() {
         let v = variant(spec);
         let n = v.dim();
         let l = v.lens[0];
-        let face: Vec<usize> = v.cells().into_iter().filter(|&c| v.coords(c)[0] == 0).collect();
+        let face: Vec<usize> = v
+            .cells()
+            .into_iter()
+            .filter(|&c| v.coords(c)[0] == 0)
+            .collect();
         assert_eq!(face.len(), n << (n - 1), "{spec}");
         for &cell in &face {
-            let piece = v.start.get(&cell).unwrap_or_else(|| panic!("{spec}: face cell empty"));
+            let piece = v
+                .start
+                .get(&cell)
+                .unwrap_or_else(|| panic!("{spec}: face cell empty"));
             assert_eq!(piece.owner, 0);
             assert!(!matches!(piece.kind, Kind::Pawn(_)));
             let mut c = v.coords(cell);
             c[0] = 1;
-            assert_eq!(v.start[&v.cell(&c).unwrap()], Piece { owner: 0, kind: Kind::Pawn(1) }, "{spec}");
+            assert_eq!(
+                v.start[&v.cell(&c).unwrap()],
+                Piece {
+                    owner: 0,
+                    kind: Kind::Pawn(1)
+                },
+                "{spec}"
+            );
             c[0] = l - 1;
-            assert_eq!(v.start[&v.cell(&c).unwrap()], Piece { owner: 1, kind: piece.kind }, "{spec}");
+            assert_eq!(
+                v.start[&v.cell(&c).unwrap()],
+                Piece {
+                    owner: 1,
+                    kind: piece.kind
+                },
+                "{spec}"
+            );
             c[0] = l - 2;
-            assert_eq!(v.start[&v.cell(&c).unwrap()], Piece { owner: 1, kind: Kind::Pawn(-1) }, "{spec}");
+            assert_eq!(
+                v.start[&v.cell(&c).unwrap()],
+                Piece {
+                    owner: 1,
+                    kind: Kind::Pawn(-1)
+                },
+                "{spec}"
+            );
         }
         assert_eq!(v.start.len(), 4 * face.len(), "{spec}");
     }
     // Table 8.1 moved to l = 10 keeps the king at "Dd1" + (1, 1) on axes 2, 3.
     let v = variant("diamond:n=3,l=10");
-    let king = v.start.iter().find(|(_, p)| p.kind == Kind::King && p.owner == 0).unwrap().0;
+    let king = v
+        .start
+        .iter()
+        .find(|(_, p)| p.kind == Kind::King && p.owner == 0)
+        .unwrap()
+        .0;
     assert_eq!(v.coords_vec(*king), vec![0, 4, 4]);
 }
 
@@ -169,7 +218,12 @@ fn diamond_setups_fill_the_face() {
 fn table_8_3_piece_counts() {
     for (n, rooks) in [(3usize, 0usize), (4, 2), (5, 6)] {
         let v = variant(&format!("diamond:n={n},l=8,setup=8.3"));
-        let count = |kind| v.start.values().filter(|p| p.owner == 0 && p.kind == kind).count();
+        let count = |kind| {
+            v.start
+                .values()
+                .filter(|p| p.owner == 0 && p.kind == kind)
+                .count()
+        };
         assert_eq!(count(Kind::King), 1);
         assert_eq!(count(Kind::Queen), 1);
         assert_eq!(count(Kind::Rook), rooks, "n={n}");
@@ -190,7 +244,10 @@ fn start_positions_are_threat_free() {
         for (&from, &piece) in &pos.board {
             for (&to, other) in &pos.board {
                 if other.owner != piece.owner {
-                    assert!(!pos.attacks(from, piece, to), "{spec}: {piece:?} on {from} attacks {to}");
+                    assert!(
+                        !pos.attacks(from, piece, to),
+                        "{spec}: {piece:?} on {from} attacks {to}"
+                    );
                 }
             }
         }
@@ -223,7 +280,16 @@ fn cube_mobility_matches_seed() {
     assert_eq!(pawn_cells.len(), 44);
     let pawn: usize = pawn_cells
         .iter()
-        .map(|&c| v.empty_board_targets(c, Piece { owner: 0, kind: Kind::Pawn(1) }).len())
+        .map(|&c| {
+            v.empty_board_targets(
+                c,
+                Piece {
+                    owner: 0,
+                    kind: Kind::Pawn(1),
+                },
+            )
+            .len()
+        })
         .sum();
     assert_eq!(pawn, 170);
 }
@@ -233,17 +299,51 @@ fn cube_mobility_matches_seed() {
 fn cube_start_position() {
     let v = variant("cube");
     let at = |name: &str| v.start[&v.cell(&cube_cell(name)).unwrap()];
-    assert_eq!(at("c1a"), Piece { owner: 0, kind: Kind::King });
-    assert_eq!(at("b4d"), Piece { owner: 1, kind: Kind::King });
-    assert_eq!(at("c4d"), Piece { owner: 1, kind: Kind::Queen });
-    assert_eq!(at("d3d"), Piece { owner: 1, kind: Kind::Pawn(-1) });
+    assert_eq!(
+        at("c1a"),
+        Piece {
+            owner: 0,
+            kind: Kind::King
+        }
+    );
+    assert_eq!(
+        at("b4d"),
+        Piece {
+            owner: 1,
+            kind: Kind::King
+        }
+    );
+    assert_eq!(
+        at("c4d"),
+        Piece {
+            owner: 1,
+            kind: Kind::Queen
+        }
+    );
+    assert_eq!(
+        at("d3d"),
+        Piece {
+            owner: 1,
+            kind: Kind::Pawn(-1)
+        }
+    );
     assert_eq!(v.start.len(), 24);
     // Promotion: white only on rank 4 of level δ, black on rank 1 of level α.
-    let promo: Vec<Vec<i32>> = v.promotion_cells[0].iter().map(|&c| v.coords_vec(c)).collect();
-    assert_eq!(promo, vec![vec![3, 0, 3], vec![3, 1, 3], vec![3, 2, 3], vec![3, 3, 3]]);
+    let promo: Vec<Vec<i32>> = v.promotion_cells[0]
+        .iter()
+        .map(|&c| v.coords_vec(c))
+        .collect();
+    assert_eq!(
+        promo,
+        vec![vec![3, 0, 3], vec![3, 1, 3], vec![3, 2, 3], vec![3, 3, 3]]
+    );
     // No double steps in the cube.
     let pos = Position::start(&v);
-    assert!(pos.legal_moves().iter().all(|m| !matches!(m.special, Special::DoubleStep { .. })));
+    assert!(
+        pos.legal_moves()
+            .iter()
+            .all(|m| !matches!(m.special, Special::DoubleStep { .. }))
+    );
 }
 
 /// Torus (RULES §2.4): 32 pawns, pawns of both directions for each player,
@@ -252,9 +352,17 @@ fn cube_start_position() {
 #[test]
 fn torus_and_cylinder_castlings() {
     let v = variant("torus");
-    let pawns = v.start.values().filter(|p| matches!(p.kind, Kind::Pawn(_))).count();
+    let pawns = v
+        .start
+        .values()
+        .filter(|p| matches!(p.kind, Kind::Pawn(_)))
+        .count();
     assert_eq!(pawns, 32);
-    let letters: BTreeSet<(usize, char)> = v.start.values().map(|p| (p.owner, p.kind.letter(p.owner))).collect();
+    let letters: BTreeSet<(usize, char)> = v
+        .start
+        .values()
+        .map(|p| (p.owner, p.kind.letter(p.owner)))
+        .collect();
     assert!(letters.contains(&(0, 'U')) && letters.contains(&(1, 'U')));
 
     for spec in ["cylinder", "torus"] {
@@ -280,11 +388,21 @@ fn torus_and_cylinder_castlings() {
                 (k.1, k.3)
             })
             .collect();
-        let expected: BTreeSet<_> = [(vec![0, 6], Some(vec![0, 0])), (vec![0, 2], Some(vec![0, 0]))].into();
+        let expected: BTreeSet<_> = [
+            (vec![0, 6], Some(vec![0, 0])),
+            (vec![0, 2], Some(vec![0, 0])),
+        ]
+        .into();
         assert_eq!(castles, expected, "{spec}");
         // With only the h-rook: classical short and round the back to c1.
         pos.board.remove(&cell(0, 0));
-        pos.board.insert(cell(0, 7), Piece { owner: 0, kind: Kind::Rook });
+        pos.board.insert(
+            cell(0, 7),
+            Piece {
+                owner: 0,
+                kind: Kind::Rook,
+            },
+        );
         let mut targets: Vec<Move> = pos
             .legal_moves()
             .into_iter()
@@ -296,15 +414,25 @@ fn torus_and_cylinder_castlings() {
     }
 }
 
-/// Reference perft numbers of the other variants, printed for the record
-/// (they have no published source; the agreement tests compare them).
+/// Reference perft numbers of the variants, printed for the record with
+/// their run time (they have no published source; the agreement tests
+/// compare them with the fast engine). `REF_SPEC` picks one spec,
+/// `REF_DEPTH` the depth (default 3).
 #[test]
 #[ignore]
 fn print_reference_perft() {
-    for spec in SPECS {
+    let only = std::env::var("REF_SPEC").ok();
+    let depth = std::env::var("REF_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(3);
+    for spec in SPECS
+        .iter()
+        .filter(|s| only.as_deref().is_none_or(|o| o == **s))
+    {
         let pos = Position::start(&variant(spec));
         let start = std::time::Instant::now();
-        let counts: Vec<u64> = (1..=3).map(|d| pos.perft(d)).collect();
+        let counts: Vec<u64> = (1..=depth).map(|d| pos.perft(d)).collect();
         println!("{spec}: {counts:?} ({:?})", start.elapsed());
     }
 }

@@ -131,8 +131,11 @@ pub struct Variant {
     /// Kinds a pawn may promote to (all non-king non-pawn kinds of the start
     /// position).
     pub promotion_kinds: Vec<Kind>,
-    /// Movement patterns by kind (pawns: their capture offsets).
-    patterns: BTreeMap<Kind, Pattern>,
+    /// Movement patterns by [`pattern_slot`] of the kind (pawns: their
+    /// capture offsets).
+    patterns: Vec<Pattern>,
+    /// `cell_coords[i]` = coordinates of flat index i.
+    cell_coords: Vec<Coords>,
 }
 
 impl Variant {
@@ -148,13 +151,24 @@ impl Variant {
 
     /// Coordinates of a flat index (axis 1 varies fastest).
     pub fn coords(&self, cell: usize) -> Coords {
-        let mut c = [0; MAX_DIM];
-        let mut rest = cell;
-        for (a, &len) in self.lens.iter().enumerate() {
-            c[a] = (rest % len as usize) as i32;
-            rest /= len as usize;
-        }
-        c
+        self.cell_coords[cell]
+    }
+
+    /// Coordinates of every flat index of the box, computed by division
+    /// (kept only because division is slow in the innermost loops).
+    fn all_coords(lens: &[i32]) -> Vec<Coords> {
+        let size: usize = lens.iter().map(|&l| l as usize).product();
+        (0..size)
+            .map(|cell| {
+                let mut c = [0; MAX_DIM];
+                let mut rest = cell;
+                for (a, &len) in lens.iter().enumerate() {
+                    c[a] = (rest % len as usize) as i32;
+                    rest /= len as usize;
+                }
+                c
+            })
+            .collect()
     }
 
     /// Coordinates as a `Vec` of length n, as the fast engine's API uses them.
@@ -203,12 +217,14 @@ impl Variant {
 
     /// All cells of the board, in index order.
     pub fn cells(&self) -> Vec<usize> {
-        (0..self.box_size()).filter(|&i| self.in_shape(&self.coords(i))).collect()
+        (0..self.box_size())
+            .filter(|&i| self.in_shape(&self.coords(i)))
+            .collect()
     }
 
     /// The movement pattern of a kind (for pawns: the capture offsets).
     fn pattern(&self, kind: Kind) -> &Pattern {
-        &self.patterns[&kind]
+        &self.patterns[pattern_slot(kind)]
     }
 
     /// The cells `piece` on `from` could move to on an otherwise empty board
@@ -275,7 +291,9 @@ fn directions(n: usize, keep: impl Fn(usize) -> bool) -> Vec<Coords> {
             })
             .collect();
     }
-    all.into_iter().filter(|d| changed(d) > 0 && keep(changed(d))).collect()
+    all.into_iter()
+        .filter(|d| changed(d) > 0 && keep(changed(d)))
+        .collect()
 }
 
 /// Knight leaps: ±2 along one axis and ±1 along another (RULES §1).
@@ -323,10 +341,31 @@ fn pawn_captures(n: usize, cube: bool, dir: i32) -> Vec<Coords> {
     caps
 }
 
-/// Movement patterns of every kind on an n-dimensional board.
-fn patterns(n: usize, cube: bool) -> BTreeMap<Kind, Pattern> {
-    let leap = |offsets| Pattern { offsets, slides: false };
-    let slide = |offsets| Pattern { offsets, slides: true };
+/// Where a kind's pattern is kept in [`Variant::patterns`].
+fn pattern_slot(kind: Kind) -> usize {
+    match kind {
+        Kind::King => 0,
+        Kind::Queen => 1,
+        Kind::Rook => 2,
+        Kind::Knight => 3,
+        Kind::Pawn(-1) => 4,
+        Kind::Pawn(1) => 5,
+        Kind::Pawn(dir) => panic!("no pawn direction {dir}"),
+        Kind::Bishop(k) => 4 + k,
+    }
+}
+
+/// Movement patterns of every kind on an n-dimensional board, by
+/// [`pattern_slot`].
+fn patterns(n: usize, cube: bool) -> Vec<Pattern> {
+    let leap = |offsets| Pattern {
+        offsets,
+        slides: false,
+    };
+    let slide = |offsets| Pattern {
+        offsets,
+        slides: true,
+    };
     let mut p = BTreeMap::new();
     p.insert(Kind::Knight, leap(knight_leaps(n)));
     p.insert(Kind::Rook, slide(directions(n, |k| k == 1)));
@@ -346,7 +385,11 @@ fn patterns(n: usize, cube: bool) -> BTreeMap<Kind, Pattern> {
             p.insert(Kind::Bishop(k), slide(directions(n, |m| m == k)));
         }
     }
-    p
+    let mut by_slot = vec![leap(Vec::new()); 5 + n];
+    for (kind, pattern) in p {
+        by_slot[pattern_slot(kind)] = pattern;
+    }
+    by_slot
 }
 
 /// Parses `name[:key=value,...]` into the name and its parameters.
@@ -354,13 +397,19 @@ fn parse_spec(spec: &str) -> Result<(String, BTreeMap<String, String>), String> 
     let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
     let mut map = BTreeMap::new();
     for item in params.split(',').filter(|s| !s.is_empty()) {
-        let (k, v) = item.split_once('=').ok_or_else(|| format!("bad parameter {item:?}"))?;
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| format!("bad parameter {item:?}"))?;
         map.insert(k.trim().to_string(), v.trim().to_string());
     }
     Ok((name.trim().to_string(), map))
 }
 
-fn param<T: std::str::FromStr>(map: &BTreeMap<String, String>, key: &str, default: T) -> Result<T, String> {
+fn param<T: std::str::FromStr>(
+    map: &BTreeMap<String, String>,
+    key: &str,
+    default: T,
+) -> Result<T, String> {
     match map.get(key) {
         None => Ok(default),
         Some(v) => v.parse().map_err(|_| format!("bad value {v:?} for {key}")),
@@ -404,12 +453,17 @@ impl Variant {
     }
 
     /// An empty board; the start position is filled in by the caller.
-    fn board(lens: Vec<i32>, wraps: Vec<bool>, diamond: bool, cube: bool, castling: Castling) -> Variant {
+    fn board(
+        lens: Vec<i32>,
+        wraps: Vec<bool>,
+        diamond: bool,
+        cube: bool,
+        castling: Castling,
+    ) -> Variant {
         assert!(lens.len() <= MAX_DIM, "dimension above MAX_DIM");
         let n = lens.len();
         Variant {
             spec: String::new(),
-            lens,
             wraps,
             diamond,
             cube,
@@ -418,13 +472,17 @@ impl Variant {
             promotion_cells: [BTreeSet::new(), BTreeSet::new()],
             promotion_kinds: Vec::new(),
             patterns: patterns(n, cube),
+            cell_coords: Self::all_coords(&lens),
+            lens,
         }
     }
 
     /// Puts a piece into the start position; panics if the cell is off the
     /// board or taken twice (either would be a setup transcription error).
     fn place(&mut self, c: Coords, owner: usize, kind: Kind) {
-        let cell = self.cell(&c).unwrap_or_else(|| panic!("start cell {c:?} is off the board"));
+        let cell = self
+            .cell(&c)
+            .unwrap_or_else(|| panic!("start cell {c:?} is off the board"));
         let old = self.start.insert(cell, Piece { owner, kind });
         assert!(old.is_none(), "start cell {c:?} used twice");
     }
@@ -458,8 +516,20 @@ impl Variant {
     /// 8-file boards: classical chess, Chess960, cylinder (files wrap) and
     /// torus (14 ranks, both axes wrap, extra pawn rows on ranks 14 and 9;
     /// RULES §2.4).
-    fn two_d(ranks: i32, wrap_ranks: bool, wrap_files: bool, back: [Kind; 8], castling: Castling) -> Variant {
-        let mut v = Self::board(vec![ranks, 8], vec![wrap_ranks, wrap_files], false, false, castling);
+    fn two_d(
+        ranks: i32,
+        wrap_ranks: bool,
+        wrap_files: bool,
+        back: [Kind; 8],
+        castling: Castling,
+    ) -> Variant {
+        let mut v = Self::board(
+            vec![ranks, 8],
+            vec![wrap_ranks, wrap_files],
+            false,
+            false,
+            castling,
+        );
         for (file, &kind) in back.iter().enumerate() {
             let f = file as i32;
             v.place(coords2(0, f), WHITE, kind);
@@ -520,7 +590,9 @@ impl Variant {
     /// shifted by (l-8)/2 on every axis but the first for larger boards.
     fn diamond(n: usize, l: i32, cylinder: bool, setup: &str) -> Result<Variant, String> {
         if n < 3 || l < 8 || l % 2 != 0 {
-            return Err(format!("diamond needs n >= 3 and even l >= 8, got n={n}, l={l}"));
+            return Err(format!(
+                "diamond needs n >= 3 and even l >= 8, got n={n}, l={l}"
+            ));
         }
         let wraps = (0..n).map(|a| cylinder && a > 0).collect();
         let mut v = Self::board(vec![l; n], wraps, true, false, Castling::None);
@@ -532,7 +604,8 @@ impl Variant {
             _ => return Err(format!("setup {setup} is not defined for n={n}")),
         };
         for (c, kind) in face {
-            for (owner, piece_rank, pawn_rank, dir) in [(WHITE, 0, 1, 1), (BLACK, l - 1, l - 2, -1)] {
+            for (owner, piece_rank, pawn_rank, dir) in [(WHITE, 0, 1, 1), (BLACK, l - 1, l - 2, -1)]
+            {
                 let mut at = c;
                 at[0] = piece_rank;
                 v.place(at, owner, kind);
@@ -598,14 +671,30 @@ pub fn chess960_back_rank(sp: usize) -> [Kind; 8] {
     n /= 4;
     let queen = n % 6;
     n /= 6;
-    let free = |rank: &[Option<Kind>; 8]| -> Vec<usize> { (0..8).filter(|&f| rank[f].is_none()).collect() };
+    let free = |rank: &[Option<Kind>; 8]| -> Vec<usize> {
+        (0..8).filter(|&f| rank[f].is_none()).collect()
+    };
     rank[free(&rank)[queen]] = Some(Kind::Queen);
-    const KNIGHTS: [(usize, usize); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
     let (k1, k2) = KNIGHTS[n];
     let slots = free(&rank);
     rank[slots[k1]] = Some(Kind::Knight);
     rank[slots[k2]] = Some(Kind::Knight);
-    for (slot, kind) in free(&rank).into_iter().zip([Kind::Rook, Kind::King, Kind::Rook]) {
+    for (slot, kind) in free(&rank)
+        .into_iter()
+        .zip([Kind::Rook, Kind::King, Kind::Rook])
+    {
         rank[slot] = Some(kind);
     }
     rank.map(|k| k.expect("every file filled"))
@@ -683,7 +772,10 @@ pub fn diamond_cell(name: &str, shift: i32) -> Coords {
 
 /// White's face from a table written for l = 8.
 fn table_face(table: &[(&str, Kind)], l: i32) -> Vec<(Coords, Kind)> {
-    table.iter().map(|&(name, kind)| (diamond_cell(name, (l - 8) / 2), kind)).collect()
+    table
+        .iter()
+        .map(|&(name, kind)| (diamond_cell(name, (l - 8) / 2), kind))
+        .collect()
 }
 
 /// White's face by Table 8.3 (RULES §2.5), with c = l/2, axis numbers
@@ -721,20 +813,95 @@ fn table_8_3_face(n: usize, l: i32) -> Vec<(Coords, Kind)> {
         if x(&v, 2) == c && (3..=n).all(|i| x(&v, i) == c - 1) {
             kinds.push(Kind::Queen);
         }
-        if x(&v, 3) == c - 1 && others_except(3).all(|i| in_pair(x(&v, i))) && (4..=n).any(|i| x(&v, i) == c) {
+        if x(&v, 3) == c - 1
+            && others_except(3).all(|i| in_pair(x(&v, i)))
+            && (4..=n).any(|i| x(&v, i) == c)
+        {
             kinds.push(Kind::Rook);
         }
         if x(&v, 3) == c && others_except(3).all(|i| in_pair(x(&v, i))) {
             kinds.push(Kind::Knight);
         }
-        let outer: Vec<usize> = (1..=n).filter(|&i| x(&v, i) == c - 2 || x(&v, i) == c + 1).collect();
+        let outer: Vec<usize> = (1..=n)
+            .filter(|&i| x(&v, i) == c - 2 || x(&v, i) == c + 1)
+            .collect();
         if outer.len() == 1 {
             kinds.push(Kind::Bishop(outer[0]));
         }
-        assert_eq!(kinds.len(), 1, "Table 8.3 gives {kinds:?} for face cell {v:?}");
+        assert_eq!(
+            kinds.len(),
+            1,
+            "Table 8.3 gives {kinds:?} for face cell {v:?}"
+        );
         face.push((v, kinds[0]));
     }
     face
+}
+
+/// The pieces on the board: a map from cell to piece kept as a sorted
+/// `Vec`, because legality testing clones positions all the time and one
+/// flat copy is much cheaper than cloning a tree.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Board(Vec<(usize, Piece)>);
+
+impl Board {
+    fn find(&self, cell: &usize) -> Result<usize, usize> {
+        self.0.binary_search_by_key(cell, |&(c, _)| c)
+    }
+
+    pub fn get(&self, cell: &usize) -> Option<&Piece> {
+        self.find(cell).ok().map(|i| &self.0[i].1)
+    }
+
+    pub fn contains_key(&self, cell: &usize) -> bool {
+        self.find(cell).is_ok()
+    }
+
+    pub fn insert(&mut self, cell: usize, piece: Piece) -> Option<Piece> {
+        match self.find(&cell) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, piece)),
+            Err(i) => {
+                self.0.insert(i, (cell, piece));
+                None
+            }
+        }
+    }
+
+    pub fn remove(&mut self, cell: &usize) -> Option<Piece> {
+        self.find(cell).ok().map(|i| self.0.remove(i).1)
+    }
+
+    /// (cell, piece) pairs in cell order.
+    pub fn iter(&self) -> impl Iterator<Item = (&usize, &Piece)> {
+        self.0.iter().map(|(c, p)| (c, p))
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &Piece> {
+        self.0.iter().map(|(_, p)| p)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl std::ops::Index<&usize> for Board {
+    type Output = Piece;
+    fn index(&self, cell: &usize) -> &Piece {
+        self.get(cell).expect("a piece on the cell")
+    }
+}
+
+impl<'a> IntoIterator for &'a Board {
+    type Item = (&'a usize, &'a Piece);
+    type IntoIter = Box<dyn Iterator<Item = (&'a usize, &'a Piece)> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
 }
 
 /// The state left by a pawn's double step: the passed cell and the pawn.
@@ -749,11 +916,18 @@ pub struct EnPassant {
 pub enum Special {
     None,
     /// A pawn's double step over `passed`.
-    DoubleStep { passed: usize },
+    DoubleStep {
+        passed: usize,
+    },
     /// An en passant capture of the pawn on `victim`.
-    EnPassant { victim: usize },
+    EnPassant {
+        victim: usize,
+    },
     /// Castling with the rook from `rook_from` to `rook_to`.
-    Castle { rook_from: usize, rook_to: usize },
+    Castle {
+        rook_from: usize,
+        rook_to: usize,
+    },
 }
 
 /// A move of the reference generator.
@@ -773,7 +947,7 @@ pub type Key = (Vec<i32>, Vec<i32>, Option<char>, Option<Vec<i32>>);
 #[derive(Clone, Debug)]
 pub struct Position {
     pub variant: Arc<Variant>,
-    pub board: BTreeMap<usize, Piece>,
+    pub board: Board,
     pub to_move: usize,
     pub ep: Option<EnPassant>,
     /// (owner, rook cell) of every castling still allowed by the "neither
@@ -797,7 +971,7 @@ impl Position {
         };
         Position {
             variant: Arc::clone(variant),
-            board: variant.start.clone(),
+            board: Board(variant.start.iter().map(|(&c, &p)| (c, p)).collect()),
             to_move: WHITE,
             ep: None,
             castling_rights,
@@ -806,10 +980,16 @@ impl Position {
 
     /// An empty board of the given variant (for mobility counts).
     fn empty(variant: &Variant) -> Position {
-        let v = Variant::board(variant.lens.clone(), variant.wraps.clone(), variant.diamond, variant.cube, variant.castling);
+        let v = Variant::board(
+            variant.lens.clone(),
+            variant.wraps.clone(),
+            variant.diamond,
+            variant.cube,
+            variant.castling,
+        );
         Position {
             variant: Arc::new(v),
-            board: BTreeMap::new(),
+            board: Board::default(),
             to_move: WHITE,
             ep: None,
             castling_rights: Vec::new(),
@@ -823,7 +1003,7 @@ impl Position {
         if fields.len() < 4 || variant.lens != [8, 8] {
             return Err(format!("bad FEN or board for FEN: {fen}"));
         }
-        let mut board = BTreeMap::new();
+        let mut board = Board::default();
         for (i, row) in fields[0].split('/').enumerate() {
             let rank = 7 - i as i32;
             let mut file = 0;
@@ -832,7 +1012,11 @@ impl Position {
                     file += skip as i32;
                     continue;
                 }
-                let owner = if ch.is_ascii_uppercase() { WHITE } else { BLACK };
+                let owner = if ch.is_ascii_uppercase() {
+                    WHITE
+                } else {
+                    BLACK
+                };
                 let kind = match ch.to_ascii_lowercase() {
                     'k' => Kind::King,
                     'q' => Kind::Queen,
@@ -842,7 +1026,9 @@ impl Position {
                     'p' => Kind::Pawn(forward(owner)),
                     _ => return Err(format!("bad piece {ch}")),
                 };
-                let cell = variant.cell(&coords2(rank, file)).ok_or("FEN square off board")?;
+                let cell = variant
+                    .cell(&coords2(rank, file))
+                    .ok_or("FEN square off board")?;
                 board.insert(cell, Piece { owner, kind });
                 file += 1;
             }
@@ -850,11 +1036,17 @@ impl Position {
         let to_move = if fields[1] == "w" { WHITE } else { BLACK };
         let mut castling_rights = Vec::new();
         for ch in fields[2].chars().filter(|&c| c != '-') {
-            let owner = if ch.is_ascii_uppercase() { WHITE } else { BLACK };
+            let owner = if ch.is_ascii_uppercase() {
+                WHITE
+            } else {
+                BLACK
+            };
             let rank = if owner == WHITE { 0 } else { 7 };
             let at = |file: i32| variant.cell(&coords2(rank, file)).expect("on board");
             let is = |file: i32, kind: Kind| board.get(&at(file)) == Some(&Piece { owner, kind });
-            let king = (0..8).find(|&f| is(f, Kind::King)).ok_or("castling without king on back rank")?;
+            let king = (0..8)
+                .find(|&f| is(f, Kind::King))
+                .ok_or("castling without king on back rank")?;
             let file = match ch.to_ascii_lowercase() {
                 'k' => (king + 1..8).rev().find(|&f| is(f, Kind::Rook)),
                 'q' => (0..king).find(|&f| is(f, Kind::Rook)),
@@ -875,11 +1067,19 @@ impl Position {
                 let pawn_rank = rank - forward(to_move);
                 Some(EnPassant {
                     passed: variant.cell(&coords2(rank, file)).ok_or("bad ep square")?,
-                    pawn: variant.cell(&coords2(pawn_rank, file)).ok_or("bad ep square")?,
+                    pawn: variant
+                        .cell(&coords2(pawn_rank, file))
+                        .ok_or("bad ep square")?,
                 })
             }
         };
-        Ok(Position { variant: Arc::clone(variant), board, to_move, ep, castling_rights })
+        Ok(Position {
+            variant: Arc::clone(variant),
+            board,
+            to_move,
+            ep,
+            castling_rights,
+        })
     }
 
     /// The pieces as (coords, owner, letter), sorted: the fast engine's
@@ -888,7 +1088,13 @@ impl Position {
         let mut list: Vec<_> = self
             .board
             .iter()
-            .map(|(&cell, p)| (self.variant.coords_vec(cell), p.owner, p.kind.letter(p.owner)))
+            .map(|(&cell, p)| {
+                (
+                    self.variant.coords_vec(cell),
+                    p.owner,
+                    p.kind.letter(p.owner),
+                )
+            })
             .collect();
         list.sort();
         list
@@ -902,14 +1108,25 @@ impl Position {
             Special::Castle { rook_from, .. } => Some(v.coords_vec(rook_from)),
             _ => None,
         };
-        (v.coords_vec(m.from), v.coords_vec(m.to), m.promotion.map(|k| k.letter(owner)), rook)
+        (
+            v.coords_vec(m.from),
+            v.coords_vec(m.to),
+            m.promotion.map(|k| k.letter(owner)),
+            rook,
+        )
     }
 
     /// Walks from `from` along `d` (once for leaps, repeatedly for slides)
     /// and calls `visit(cell, occupant)` for every cell reached, stopping
     /// after the first occupied cell, at the edge, or before coming back to
     /// `from` on a wrapping board (T4.3 "Bewegungsaxiom").
-    fn walk(&self, from: usize, d: &Coords, slides: bool, mut visit: impl FnMut(usize, Option<Piece>)) {
+    fn walk(
+        &self,
+        from: usize,
+        d: &Coords,
+        slides: bool,
+        mut visit: impl FnMut(usize, Option<Piece>),
+    ) {
         let mut at = from;
         while let Some(next) = self.variant.offset(at, d) {
             if next == from {
@@ -930,6 +1147,23 @@ impl Position {
         let v = &self.variant;
         let pattern = v.pattern(piece.kind);
         let (fc, tc) = (v.coords(from), v.coords(target));
+        // Cheap necessary conditions first, to spare walking most pieces'
+        // directions. Along a non-wrapping axis a coordinate changes by the
+        // same amount in every step, so a slide moves all its non-wrapping
+        // changing coordinates equally far, and no leap is longer than 2.
+        let mut common_distance = None;
+        for a in (0..v.dim()).filter(|&a| !v.wraps[a]) {
+            let distance = (tc[a] - fc[a]).abs();
+            if distance == 0 {
+                continue;
+            }
+            if !pattern.slides && distance > 2 {
+                return false;
+            }
+            if pattern.slides && *common_distance.get_or_insert(distance) != distance {
+                return false;
+            }
+        }
         // A cheap necessary condition first: along a non-wrapping axis the
         // coordinate moves monotonically with each step of a direction, so
         // the direction's sign must match the difference (and for a leap the
@@ -956,7 +1190,9 @@ impl Position {
 
     /// Whether any piece of `by` attacks `target`.
     pub fn attacked(&self, target: usize, by: usize) -> bool {
-        self.board.iter().any(|(&cell, &p)| p.owner == by && self.attacks(cell, p, target))
+        self.board
+            .iter()
+            .any(|(&cell, &p)| p.owner == by && self.attacks(cell, p, target))
     }
 
     /// The cell of `owner`'s king.
@@ -969,7 +1205,8 @@ impl Position {
 
     /// Whether `owner`'s king is attacked.
     pub fn in_check(&self, owner: usize) -> bool {
-        self.king(owner).is_some_and(|k| self.attacked(k, 1 - owner))
+        self.king(owner)
+            .is_some_and(|k| self.attacked(k, 1 - owner))
     }
 
     /// Adds a move to `to`, one per promotion kind if `to` is a promotion
@@ -978,10 +1215,20 @@ impl Position {
         let owner = self.board[&from].owner;
         if self.variant.promotion_cells[owner].contains(&to) {
             for &kind in &self.variant.promotion_kinds {
-                out.insert(Move { from, to, promotion: Some(kind), special });
+                out.insert(Move {
+                    from,
+                    to,
+                    promotion: Some(kind),
+                    special,
+                });
             }
         } else {
-            out.insert(Move { from, to, promotion: None, special });
+            out.insert(Move {
+                from,
+                to,
+                promotion: None,
+                special,
+            });
         }
     }
 
@@ -993,14 +1240,22 @@ impl Position {
             for d in &pattern.offsets {
                 self.walk(from, d, pattern.slides, |to, occupant| {
                     if occupant.is_none_or(|o| o.owner != piece.owner) {
-                        out.insert(Move { from, to, promotion: None, special: Special::None });
+                        out.insert(Move {
+                            from,
+                            to,
+                            promotion: None,
+                            special: Special::None,
+                        });
                     }
                 });
             }
             return;
         };
         for push in v.pawn_pushes(dir) {
-            let Some(one) = v.offset(from, &push).filter(|c| !self.board.contains_key(c)) else {
+            let Some(one) = v
+                .offset(from, &push)
+                .filter(|c| !self.board.contains_key(c))
+            else {
                 continue;
             };
             self.add_pawn_move(from, one, Special::None, out);
@@ -1013,9 +1268,13 @@ impl Position {
             }
         }
         for d in &pattern.offsets {
-            let Some(to) = v.offset(from, d) else { continue };
+            let Some(to) = v.offset(from, d) else {
+                continue;
+            };
             match self.board.get(&to) {
-                Some(victim) if victim.owner != piece.owner => self.add_pawn_move(from, to, Special::None, out),
+                Some(victim) if victim.owner != piece.owner => {
+                    self.add_pawn_move(from, to, Special::None, out)
+                }
                 Some(_) => {}
                 None => {
                     if let Some(ep) = self.ep.filter(|ep| ep.passed == to) {
@@ -1044,7 +1303,12 @@ impl Position {
         let v = &self.variant;
         let safe = |cells: &[usize]| cells.iter().all(|&c| !self.attacked(c, 1 - me));
         for rook in rights {
-            if self.board.get(&rook) != Some(&Piece { owner: me, kind: Kind::Rook }) {
+            if self.board.get(&rook)
+                != Some(&Piece {
+                    owner: me,
+                    kind: Kind::Rook,
+                })
+            {
                 continue;
             }
             match v.castling {
@@ -1061,13 +1325,19 @@ impl Position {
                         .into_iter()
                         .chain(span(rc[1], rook_file))
                         .all(|c| c == king || c == rook || !self.board.contains_key(&c));
-                    let king_path: Vec<usize> = span(kc[1], king_file).into_iter().filter(|&c| c != king).collect();
+                    let king_path: Vec<usize> = span(kc[1], king_file)
+                        .into_iter()
+                        .filter(|&c| c != king)
+                        .collect();
                     if clear && safe(&king_path) {
                         out.insert(Move {
                             from: king,
                             to: at(king_file),
                             promotion: None,
-                            special: Special::Castle { rook_from: rook, rook_to: at(rook_file) },
+                            special: Special::Castle {
+                                rook_from: rook,
+                                rook_to: at(rook_file),
+                            },
                         });
                     }
                 }
@@ -1093,14 +1363,19 @@ impl Position {
                         if !reached || b == rook {
                             continue;
                         }
-                        let Some(dest) = v.offset(b, &back) else { continue };
+                        let Some(dest) = v.offset(b, &back) else {
+                            continue;
+                        };
                         let landing_free = dest == rook || !self.board.contains_key(&dest);
                         if landing_free && safe(&[b, dest]) {
                             out.insert(Move {
                                 from: king,
                                 to: dest,
                                 promotion: None,
-                                special: Special::Castle { rook_from: rook, rook_to: b },
+                                special: Special::Castle {
+                                    rook_from: rook,
+                                    rook_to: b,
+                                },
                             });
                         }
                     }
@@ -1111,7 +1386,10 @@ impl Position {
 
     /// Plays a move (assumed generated for this position).
     pub fn make(&mut self, m: Move) {
-        let piece = self.board.remove(&m.from).expect("a piece on the from cell");
+        let piece = self
+            .board
+            .remove(&m.from)
+            .expect("a piece on the from cell");
         match m.special {
             Special::Castle { rook_from, rook_to } => {
                 let rook = self.board.remove(&rook_from).expect("castling rook");
@@ -1124,7 +1402,13 @@ impl Position {
             }
             Special::None | Special::DoubleStep { .. } => {
                 let kind = m.promotion.unwrap_or(piece.kind);
-                self.board.insert(m.to, Piece { owner: piece.owner, kind });
+                self.board.insert(
+                    m.to,
+                    Piece {
+                        owner: piece.owner,
+                        kind,
+                    },
+                );
             }
         }
         self.ep = match m.special {
@@ -1132,8 +1416,9 @@ impl Position {
             _ => None,
         };
         let king_moved = piece.kind == Kind::King;
-        self.castling_rights
-            .retain(|&(owner, cell)| cell != m.from && cell != m.to && !(king_moved && owner == piece.owner));
+        self.castling_rights.retain(|&(owner, cell)| {
+            cell != m.from && cell != m.to && !(king_moved && owner == piece.owner)
+        });
         self.to_move = 1 - self.to_move;
     }
 

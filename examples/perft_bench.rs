@@ -1,0 +1,191 @@
+//! Perft speed of ndchess against shakmaty 0.30, in one run on one machine,
+//! so the ratio is meaningful where absolute times are not.
+//!
+//! `cargo run --release --example perft_bench` prints:
+//! - perft(6) from the chess start: ndchess `movegen::perft` on one thread
+//!   vs `shakmaty::perft`, times, nodes/s and the speed ratio (the bar is
+//!   ndchess >= 0.5x shakmaty); each side is timed twice, best time kept;
+//! - perft(4) of `diamond:n=3` and `diamond:n=4`, perft(5) of `cube`;
+//! - the speed-up of `perft_divide(.., threads = 2)` over one thread for
+//!   chess perft(6).
+//!
+//! Wall-clock times are printed with the process's CPU time beside them
+//! (Linux `/proc/self/stat`): on a shared machine a wall time well above the
+//! CPU time of a one-thread run means the run waited for a core, and the
+//! ratios are also given from CPU times. Results go in docs/performance.md.
+//! Progress goes to stderr.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ndchess::movegen;
+use ndchess::position::Position;
+use ndchess::variant::Variant;
+use shakmaty::Chess;
+
+/// CPU time (user + system) of this process so far, from the `utime` and
+/// `stime` fields of `/proc/self/stat`, in clock ticks of 1/100 s (Linux's
+/// fixed `USER_HZ`). `None` where there is no such file.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name start with field 3.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
+    Some(Duration::from_millis((ticks(11)? + ticks(12)?) * 10))
+}
+
+/// One timed run: nodes, wall-clock time and process CPU time.
+#[derive(Clone, Copy)]
+struct Run {
+    nodes: u64,
+    wall: Duration,
+    cpu: Option<Duration>,
+}
+
+impl Run {
+    fn describe(&self) -> String {
+        let cpu = match self.cpu {
+            Some(c) => format!("cpu {:.3} s", c.as_secs_f64()),
+            None => "cpu n/a".into(),
+        };
+        format!(
+            "wall {:.3} s ({cpu})  {:.1} M nodes/s",
+            self.wall.as_secs_f64(),
+            self.nodes as f64 / self.wall.as_secs_f64().max(1e-9) / 1e6
+        )
+    }
+}
+
+/// Times `f`.
+fn timed(label: &str, f: impl FnOnce() -> u64) -> Run {
+    eprintln!("running {label} ...");
+    let cpu0 = cpu_time();
+    let t = Instant::now();
+    let nodes = f();
+    let wall = t.elapsed();
+    let cpu = cpu0.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
+    let run = Run { nodes, wall, cpu };
+    eprintln!("  {label}: {}", run.describe());
+    run
+}
+
+/// Keeps the faster of two runs of the same count.
+fn faster(best: Option<Run>, run: Run, label: &str) -> Option<Run> {
+    if let Some(b) = best {
+        assert_eq!(b.nodes, run.nodes, "{label}: runs disagree");
+        if b.wall <= run.wall {
+            return Some(b);
+        }
+    }
+    Some(run)
+}
+
+/// The fastest of `runs` runs of `f`.
+fn best_of(label: &str, runs: usize, mut f: impl FnMut() -> u64) -> Run {
+    let mut best = None;
+    for i in 0..runs {
+        best = faster(
+            best,
+            timed(&format!("{label} (run {})", i + 1), &mut f),
+            label,
+        );
+    }
+    best.expect("runs >= 1")
+}
+
+/// `a / b` of two durations as text, or "n/a".
+fn ratio(a: Option<Duration>, b: Option<Duration>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if !b.is_zero() => format!("{:.2}x", a.as_secs_f64() / b.as_secs_f64()),
+        _ => "n/a".into(),
+    }
+}
+
+fn variant(spec: &str) -> Arc<Variant> {
+    Variant::from_spec(spec).unwrap_or_else(|e| panic!("{spec}: {e}"))
+}
+
+fn main() {
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    println!("perft_bench: {cores} hardware threads available");
+    println!();
+
+    // 1. ndchess vs shakmaty, chess start, perft(6), one thread each.
+    let chess = variant("chess");
+    let start = Position::start(&chess);
+    let depth = 6;
+    let sk_start = Chess::default();
+    let (mut nd, mut sk) = (None, None);
+    // Alternate the two so that a burst of load on the shared machine hurts
+    // both alike.
+    for run in 1..=2 {
+        let label = format!("ndchess chess perft({depth})");
+        let r = timed(&format!("{label} run {run}"), || {
+            movegen::perft(&mut start.clone(), depth)
+        });
+        nd = faster(nd, r, &label);
+        let label = format!("shakmaty chess perft({depth})");
+        let r = timed(&format!("{label} run {run}"), || {
+            shakmaty::perft(&sk_start, depth)
+        });
+        sk = faster(sk, r, &label);
+    }
+    let (nd, sk) = (nd.expect("two runs"), sk.expect("two runs"));
+    assert_eq!(
+        nd.nodes, sk.nodes,
+        "ndchess and shakmaty disagree on chess perft({depth})"
+    );
+    println!("## Perft: ndchess vs shakmaty (chess start, depth {depth}, 1 thread, best of 2)");
+    println!("nodes:    {}", nd.nodes);
+    println!("ndchess:  {}", nd.describe());
+    println!("shakmaty: {}", sk.describe());
+    println!(
+        "ratio ndchess speed / shakmaty speed: {} by wall time, {} by cpu time",
+        ratio(Some(sk.wall), Some(nd.wall)),
+        ratio(sk.cpu, nd.cpu)
+    );
+    println!();
+
+    // 2. Other boards, one thread.
+    println!("## Perft on other boards (1 thread)");
+    for (spec, depth) in [("diamond:n=3", 4), ("diamond:n=4", 4), ("cube", 5)] {
+        let v = variant(spec);
+        let pos = Position::start(&v);
+        let r = timed(&format!("ndchess {} perft({depth})", v.spec), || {
+            movegen::perft(&mut pos.clone(), depth)
+        });
+        println!(
+            "{:<26} perft({depth}) = {:>13}  {}",
+            v.spec,
+            r.nodes,
+            r.describe()
+        );
+    }
+    println!();
+
+    // 3. Root-split threads, chess perft(6).
+    let divide = |threads: usize| -> u64 {
+        movegen::perft_divide(&start, depth, threads)
+            .unwrap_or_else(|e| panic!("thread pool of {threads}: {e}"))
+            .iter()
+            .map(|x| x.1)
+            .sum()
+    };
+    let one = best_of(
+        &format!("perft_divide chess perft({depth}) 1 thread"),
+        2,
+        || divide(1),
+    );
+    let two = best_of(
+        &format!("perft_divide chess perft({depth}) 2 threads"),
+        2,
+        || divide(2),
+    );
+    assert_eq!(one.nodes, two.nodes, "thread counts disagree");
+    assert_eq!(one.nodes, nd.nodes, "perft_divide disagrees with perft");
+    println!("## Threads (chess start, perft_divide depth {depth}, best of 2)");
+    println!("1 thread:  {}", one.describe());
+    println!("2 threads: {}", two.describe());
+    println!("speed-up (wall): {}", ratio(Some(one.wall), Some(two.wall)));
+}

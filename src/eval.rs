@@ -1,0 +1,745 @@
+//! Mobility-based evaluation, generic over every variant.
+//!
+//! The piece values are not typed in per variant: they are measured when a
+//! variant is set up, with seed 001's theory ("Schach hoch 3"): a piece is
+//! worth what it can reach. [`density_mobility`] walks the same empty-board
+//! move sets as [`crate::mobility`] (`ndchess mobility`), but weights the
+//! `i`-th cell of a sliding ray by `(1 - ρ)^(i-1)`, the chance that the cells
+//! before it are empty on a board filled to density `ρ`. With `ρ = 0` it is
+//! exactly the seed's average mobility (a test checks this for every
+//! variant); the engine uses half the start position's density, the typical
+//! fill of a game in progress, so that the long wrap-around rays of a torus
+//! bishop do not count as if the board were empty.
+//!
+//! On top of the material, four dynamic terms (docs/engine.md lists the
+//! weights and why):
+//! - mobility: each piece is credited for every cell it attacks (not held by
+//!   its own side) above the mobility its value assumed, and debited below;
+//! - pawn progress: a pawn gains value as it nears its promotion cells,
+//!   measured in pawn moves on the actual board shape;
+//! - king safety: enemy attacks on the king's neighbourhood (the cells a king
+//!   step reaches, in any dimension), offset by own defenders, scaled by the
+//!   enemy's remaining piece material; in the endgame the same neighbourhood
+//!   measures how boxed-in a king is, and the side ahead brings its king
+//!   closer;
+//! - tempo: a small bonus for the side to move.
+//!
+//! Scores are centipawn-like integers from the point of view of the player to
+//! move; with more than two players every enemy's score is subtracted
+//! (paranoid view).
+
+use std::sync::Arc;
+
+use crate::geometry::Cell;
+use crate::mobility;
+use crate::position::Position;
+use crate::variant::{EMPTY, NO_CELL, Variant, piece, piece_kind, piece_player};
+
+/// Centipawns per expected move of a piece (knight, bishop, rook, queen, …):
+/// 300 / 5.25 puts the classical knight (seed 001: 336 moves over 64 cells,
+/// never blocked) at the traditional three pawns. This and
+/// [`PAWN_CP_PER_MOVE`] are the only calibration, done once on the 8x8
+/// board; every value of every variant is then measured.
+pub const PIECE_CP_PER_MOVE: f64 = 300.0 / (336.0 / 64.0);
+/// Centipawns per empty-board move of a pawn: 100 / 2.9167 puts the
+/// classical pawn (seed 001: 140 moves over 48 cells) at 100.
+pub const PAWN_CP_PER_MOVE: f64 = 100.0 / (140.0 / 48.0);
+/// The board is taken to be this fraction as full as in the start position
+/// when piece values are measured.
+pub const DENSITY_FACTOR: f64 = 0.5;
+/// Mobility credit per attacked cell above (debit below) expectation, as a
+/// fraction of [`PIECE_CP_PER_MOVE`].
+pub const MOBILITY_FRACTION: f64 = 0.1;
+/// Fraction of the promotion gain a pawn earns on the cell before promotion
+/// (the bonus grows with the square of its progress).
+pub const PROGRESS_FRACTION: f64 = 0.25;
+/// Centipawns per unit of king danger (see [`Evaluator::king_terms`]).
+pub const KING_DANGER_CP: i32 = 12;
+/// Centipawns per free cell around a king in the endgame.
+pub const KING_ESCAPE_CP: i32 = 10;
+/// Centipawns per step of king distance saved by the side ahead.
+pub const KING_PROXIMITY_CP: i32 = 8;
+/// Bonus of the side to move.
+pub const TEMPO_CP: i32 = 10;
+/// Static evaluations are clamped to ±this, far below the game-theoretic
+/// scores of [`crate::search`].
+pub const EVAL_LIMIT: i32 = 100_000;
+
+/// Which terms the evaluation uses (material is always on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalConfig {
+    /// Dynamic mobility.
+    pub mobility: bool,
+    /// Pawn progress towards promotion.
+    pub pawn_progress: bool,
+    /// King safety and endgame king activity.
+    pub king_safety: bool,
+    /// Tempo bonus.
+    pub tempo: bool,
+}
+
+impl EvalConfig {
+    /// Every term.
+    pub const FULL: EvalConfig = EvalConfig {
+        mobility: true,
+        pawn_progress: true,
+        king_safety: true,
+        tempo: true,
+    };
+    /// Material only (for matches that measure what the other terms bring).
+    pub const MATERIAL: EvalConfig = EvalConfig {
+        mobility: false,
+        pawn_progress: false,
+        king_safety: false,
+        tempo: false,
+    };
+}
+
+impl Default for EvalConfig {
+    fn default() -> Self {
+        EvalConfig::FULL
+    }
+}
+
+/// Average mobility of `kind` (player 0) on a board filled to density `rho`:
+/// the `i`-th cell of a ray counts `(1 - rho)^(i-1)`; leaps, steps and pawn
+/// moves count 1. A cell reached along several rays (wrap-around boards)
+/// counts once, with its best weight. The cells a kind may stand on and the
+/// average over them are those of [`mobility::kind_mobility`].
+pub fn density_mobility(v: &Variant, kind: usize, rho: f64) -> f64 {
+    let m = mobility::kind_mobility(v, 0, kind);
+    let k = &v.kinds[kind];
+    if k.pawn.is_some() || k.slides.is_empty() {
+        // Nothing to block: the seed's count as it is.
+        return m.total() as f64 / m.cells().max(1) as f64;
+    }
+    let g = &v.geometry;
+    let cells = g.cell_count();
+    let keep = 1.0 - rho.clamp(0.0, 1.0);
+    let mut best = vec![0.0f64; cells];
+    let mut touched: Vec<Cell> = Vec::new();
+    let mut sum = 0.0;
+    let mut standing = 0usize;
+    for c in 0..cells {
+        if m.class_of[c] == usize::MAX {
+            continue;
+        }
+        standing += 1;
+        if let Some(li) = k.leaps {
+            for &t in v.leaps[li].get(c) {
+                let t = t as usize;
+                if best[t] == 0.0 {
+                    touched.push(t);
+                }
+                best[t] = 1.0;
+            }
+        }
+        for &d in &k.slides {
+            let mut w = 1.0;
+            for &t in g.ray(c, d) {
+                let t = t as usize;
+                if best[t] == 0.0 {
+                    touched.push(t);
+                }
+                if w > best[t] {
+                    best[t] = w;
+                }
+                w *= keep;
+            }
+        }
+        for t in touched.drain(..) {
+            sum += best[t];
+            best[t] = 0.0;
+        }
+    }
+    sum / standing.max(1) as f64
+}
+
+/// Per-variant evaluation tables, built once when a variant is set up.
+#[derive(Debug)]
+pub struct Evaluator {
+    variant: Arc<Variant>,
+    config: EvalConfig,
+    /// Material value of each kind in centipawns (0 for the royal kind).
+    values: Vec<i32>,
+    /// Expected mobility of each kind at the typical density, in 1/16 moves.
+    expected16: Vec<i32>,
+    /// Centipawns per attacked cell, in 1/16.
+    mobility_cp16: i32,
+    /// Pawn progress bonus, `[player][kind][cell]` (empty for non-pawns).
+    progress: Vec<Vec<Vec<i32>>>,
+    /// Piece material (non-pawn, non-royal) of each player at the start.
+    start_piece_material: Vec<i32>,
+    /// Whether the king steps diagonally (Chebyshev) or only along axes
+    /// (Manhattan): the metric of king distance.
+    king_diagonal_dims: usize,
+    /// The largest king distance on this board.
+    max_king_distance: i32,
+}
+
+/// Reusable buffers of the evaluation (one per search thread).
+#[derive(Debug, Default)]
+pub struct EvalScratch {
+    /// `attacks[player * cells + cell]`: number of the player's pieces
+    /// attacking the cell (saturating).
+    attacks: Vec<u8>,
+    /// Per cell: bit `p` set when a pawn of player `p` attacks it.
+    pawn_mask: Vec<u16>,
+}
+
+/// The terms of one evaluation, per player, for `ndchess analyse`'s
+/// breakdown and the tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Breakdown {
+    /// Material per player.
+    pub material: Vec<i32>,
+    /// Dynamic mobility per player.
+    pub mobility: Vec<i32>,
+    /// Pawn progress per player.
+    pub pawn_progress: Vec<i32>,
+    /// King safety and activity per player.
+    pub king: Vec<i32>,
+    /// The total from the point of view of the player to move (tempo
+    /// included).
+    pub total: i32,
+}
+
+impl Evaluator {
+    /// Measures the variant's pieces and builds the tables.
+    pub fn new(v: &Arc<Variant>, config: EvalConfig) -> Evaluator {
+        let cells = v.geometry.cell_count();
+        let rho = DENSITY_FACTOR * v.start.len() as f64 / cells as f64;
+        let mut values = Vec::with_capacity(v.kinds.len());
+        let mut expected16 = Vec::with_capacity(v.kinds.len());
+        for (kind, k) in v.kinds.iter().enumerate() {
+            let m = density_mobility(v, kind, rho);
+            expected16.push((m * 16.0).round() as i32);
+            let value = if k.royal {
+                0.0
+            } else if k.pawn.is_some() {
+                m * PAWN_CP_PER_MOVE
+            } else {
+                m * PIECE_CP_PER_MOVE
+            };
+            values.push(value.round() as i32);
+        }
+        let mobility_cp16 = (MOBILITY_FRACTION * PIECE_CP_PER_MOVE * 16.0).round() as i32;
+        let progress = Self::progress_tables(v, &values);
+        let mut start_piece_material = vec![0; v.players.len()];
+        for &(_, p) in &v.start {
+            let k = piece_kind(p);
+            if v.kinds[k].pawn.is_none() {
+                start_piece_material[piece_player(p)] += values[k];
+            }
+        }
+        let king_diagonal_dims = v
+            .kinds
+            .iter()
+            .find(|k| k.royal)
+            .and_then(|k| k.leaps)
+            .map(|li| {
+                let g = &v.geometry;
+                let c0 = (0..cells)
+                    .max_by_key(|&c| v.leaps[li].get(c).len())
+                    .unwrap_or(0);
+                v.leaps[li]
+                    .get(c0)
+                    .iter()
+                    .map(|&t| {
+                        (0..g.dims())
+                            .filter(|&a| g.coord(c0, a) != g.coord(t as usize, a))
+                            .count()
+                    })
+                    .max()
+                    .unwrap_or(1)
+            })
+            .unwrap_or(1)
+            .max(1);
+        let mut e = Evaluator {
+            variant: v.clone(),
+            config,
+            values,
+            expected16,
+            mobility_cp16,
+            progress,
+            start_piece_material,
+            king_diagonal_dims,
+            max_king_distance: 1,
+        };
+        let lens = v.geometry.lens();
+        let far: Vec<i32> = lens
+            .iter()
+            .zip(v.geometry.wraps())
+            .map(|(&l, &w)| if w { l as i32 / 2 } else { l as i32 - 1 })
+            .collect();
+        e.max_king_distance = e.metric(&far).max(1);
+        e
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> EvalConfig {
+        self.config
+    }
+
+    /// Material value of `kind` in centipawns (0 for the king).
+    #[inline]
+    pub fn value(&self, kind: usize) -> i32 {
+        self.values[kind]
+    }
+
+    /// Material values of every kind.
+    pub fn values(&self) -> &[i32] {
+        &self.values
+    }
+
+    /// Pawn progress tables: per (player, pawn kind, cell), the bonus for
+    /// the progress from its start cells to its promotion cells, measured
+    /// in pawn moves (pushes first; captures where pushes never arrive).
+    fn progress_tables(v: &Variant, values: &[i32]) -> Vec<Vec<Vec<i32>>> {
+        let cells = v.geometry.cell_count();
+        let best_promotion = v
+            .promotion_kinds
+            .iter()
+            .map(|&k| values[k])
+            .max()
+            .unwrap_or(0);
+        let mut out = vec![vec![Vec::new(); v.kinds.len()]; v.players.len()];
+        for (player, per_kind) in out.iter_mut().enumerate() {
+            for (kind, table) in per_kind.iter_mut().enumerate() {
+                if v.kinds[kind].pawn.is_none() {
+                    continue;
+                }
+                let dist = Self::promotion_distance(v, player, kind);
+                let start_dist = v
+                    .start
+                    .iter()
+                    .filter(|&&(_, p)| p == piece(player, kind))
+                    .map(|&(c, _)| dist[c])
+                    .filter(|&d| d != u32::MAX)
+                    .max()
+                    .unwrap_or(0);
+                let gain = (best_promotion - values[kind]).max(0) as f64;
+                *table = (0..cells)
+                    .map(|c| {
+                        let d = dist[c];
+                        if start_dist == 0 || d == u32::MAX || d >= start_dist {
+                            return 0;
+                        }
+                        let progress = (start_dist - d) as f64 / start_dist as f64;
+                        (gain * PROGRESS_FRACTION * progress * progress).round() as i32
+                    })
+                    .collect();
+            }
+        }
+        out
+    }
+
+    /// Pawn moves from each cell to the nearest promotion cell (breadth
+    /// first over reversed pawn moves), `u32::MAX` where none leads there.
+    fn promotion_distance(v: &Variant, player: usize, kind: usize) -> Vec<u32> {
+        let cells = v.geometry.cell_count();
+        let table = &v.pawn_tables[player][kind];
+        let run = |with_captures: bool| {
+            // Reverse adjacency: predecessor lists.
+            let mut preds: Vec<Vec<Cell>> = vec![Vec::new(); cells];
+            for c in 0..cells {
+                for pair in table.pushes.get(c).chunks_exact(2) {
+                    preds[pair[0] as usize].push(c);
+                    if pair[1] != NO_CELL {
+                        preds[pair[1] as usize].push(c);
+                    }
+                }
+                if with_captures {
+                    for &t in table.captures.get(c) {
+                        preds[t as usize].push(c);
+                    }
+                }
+            }
+            let mut dist = vec![u32::MAX; cells];
+            let mut queue: std::collections::VecDeque<Cell> =
+                v.promotion_zone[player].iter().collect();
+            for &c in &queue {
+                dist[c] = 0;
+            }
+            while let Some(c) = queue.pop_front() {
+                for &p in &preds[c] {
+                    if dist[p] == u32::MAX {
+                        dist[p] = dist[c] + 1;
+                        queue.push_back(p);
+                    }
+                }
+            }
+            dist
+        };
+        let pushes = run(false);
+        let any = run(true);
+        pushes
+            .iter()
+            .zip(&any)
+            .map(|(&a, &b)| if a == u32::MAX { b } else { a })
+            .collect()
+    }
+
+    /// King distance for per-axis distances `d`: steps of a king that
+    /// changes up to `king_diagonal_dims` coordinates at once.
+    fn metric(&self, d: &[i32]) -> i32 {
+        let max = d.iter().copied().max().unwrap_or(0);
+        let sum: i32 = d.iter().sum();
+        let m = self.king_diagonal_dims as i32;
+        max.max((sum + m - 1) / m)
+    }
+
+    /// King distance between two cells (wrap-around aware).
+    pub fn king_distance(&self, a: Cell, b: Cell) -> i32 {
+        let g = &self.variant.geometry;
+        let mut d = [0i32; 16];
+        let n = g.dims().min(16);
+        for (axis, slot) in d.iter_mut().enumerate().take(n) {
+            let mut x = (g.coord(a, axis) - g.coord(b, axis)).abs();
+            if g.wraps()[axis] {
+                x = x.min(g.lens()[axis] as i32 - x);
+            }
+            *slot = x;
+        }
+        self.metric(&d[..n])
+    }
+
+    /// Evaluates `pos` from the point of view of the player to move.
+    pub fn evaluate(&self, pos: &Position, s: &mut EvalScratch) -> i32 {
+        self.run(pos, s, pos.to_move(), None)
+    }
+
+    /// Evaluates `pos` in the paranoid view of a search rooted at player
+    /// `root`: the root's side (it and its team) against everyone else,
+    /// from the point of view of the side to move. With two players this
+    /// is [`Evaluator::evaluate`].
+    pub fn evaluate_paranoid(&self, pos: &Position, s: &mut EvalScratch, root: usize) -> i32 {
+        self.run(pos, s, root, None)
+    }
+
+    /// Evaluates and reports every term.
+    pub fn breakdown(&self, pos: &Position) -> Breakdown {
+        let mut b = Breakdown::default();
+        let mut s = EvalScratch::default();
+        b.total = self.run(pos, &mut s, pos.to_move(), Some(&mut b));
+        b
+    }
+
+    fn run(
+        &self,
+        pos: &Position,
+        s: &mut EvalScratch,
+        root: usize,
+        mut out: Option<&mut Breakdown>,
+    ) -> i32 {
+        let v = &*self.variant;
+        let g = &v.geometry;
+        let cells = g.cell_count();
+        let players = v.players.len();
+        let board = pos.board();
+        let cfg = self.config;
+        let need_attacks = cfg.mobility || cfg.king_safety;
+        if need_attacks {
+            s.attacks.clear();
+            s.attacks.resize(players * cells, 0);
+        }
+        // Per player: material, mobility, progress, piece material.
+        let mut material = [0i32; crate::variant::MAX_PLAYERS];
+        let mut mob = [0i32; crate::variant::MAX_PLAYERS];
+        let mut progress = [0i32; crate::variant::MAX_PLAYERS];
+        let mut pieces = [0i32; crate::variant::MAX_PLAYERS];
+        let mut pawns = [0u32; crate::variant::MAX_PLAYERS];
+        // Pass 1: material, pawns and the cells each player's pawns attack
+        // (`pawn_mask[cell]`: bit per player).
+        if need_attacks {
+            s.pawn_mask.clear();
+            s.pawn_mask.resize(cells, 0);
+        }
+        for p in 0..players {
+            for c in pos.player_cells(p) {
+                let kind = piece_kind(board[c]);
+                let k = &v.kinds[kind];
+                material[p] += self.values[kind];
+                if k.pawn.is_none() {
+                    if !k.royal {
+                        pieces[p] += self.values[kind];
+                    }
+                    continue;
+                }
+                pawns[p] += 1;
+                if cfg.pawn_progress {
+                    progress[p] += self.progress[p][kind][c];
+                }
+                if need_attacks {
+                    let att = &mut s.attacks[p * cells..(p + 1) * cells];
+                    for &t in v.pawn_tables[p][kind].captures.get(c) {
+                        let t = t as usize;
+                        att[t] = att[t].saturating_add(1);
+                        s.pawn_mask[t] |= 1 << p;
+                    }
+                }
+            }
+        }
+        // Pass 2: the pieces' attacks; mobility counts the cells neither
+        // held by the own side nor attacked by an enemy pawn.
+        if need_attacks {
+            for p in 0..players {
+                let enemies: u16 = (0..players)
+                    .filter(|&q| v.enemies(p, q))
+                    .fold(0, |m, q| m | 1 << q);
+                let att = &mut s.attacks[p * cells..(p + 1) * cells];
+                let pawn_mask = &s.pawn_mask;
+                for c in pos.player_cells(p) {
+                    let kind = piece_kind(board[c]);
+                    let k = &v.kinds[kind];
+                    if k.pawn.is_some() {
+                        continue;
+                    }
+                    let mut count = 0i32;
+                    let mut visit = |t: usize, att: &mut [u8]| -> bool {
+                        att[t] = att[t].saturating_add(1);
+                        let q = board[t];
+                        if (q == EMPTY || piece_player(q) != p) && pawn_mask[t] & enemies == 0 {
+                            count += 1;
+                        }
+                        q == EMPTY
+                    };
+                    if let Some(li) = k.leaps {
+                        for &t in v.leaps[li].get(c) {
+                            visit(t as usize, att);
+                        }
+                    }
+                    for &d in &k.slides {
+                        for &t in g.ray(c, d) {
+                            if !visit(t as usize, att) {
+                                break;
+                            }
+                        }
+                    }
+                    if cfg.mobility && !k.royal {
+                        mob[p] += (count * 16 - self.expected16[kind]) * self.mobility_cp16 / 256;
+                    }
+                }
+            }
+        }
+        let mut king = [0i32; crate::variant::MAX_PLAYERS];
+        if cfg.king_safety {
+            self.king_terms(
+                pos,
+                s,
+                &material[..players],
+                &pieces[..players],
+                &pawns[..players],
+                &mut king,
+            );
+        }
+        let side = |p: usize| p == root || !v.enemies(p, root);
+        let mover = side(pos.to_move());
+        let mut total = 0i32;
+        for p in 0..players {
+            let t = material[p] + mob[p] + progress[p] + king[p];
+            if side(p) == mover {
+                total += t;
+            } else {
+                total -= t;
+            }
+        }
+        if cfg.tempo {
+            total += TEMPO_CP;
+        }
+        if let Some(b) = out.as_deref_mut() {
+            b.material = material[..players].to_vec();
+            b.mobility = mob[..players].to_vec();
+            b.pawn_progress = progress[..players].to_vec();
+            b.king = king[..players].to_vec();
+        }
+        total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// King safety and activity of every player into `out`.
+    ///
+    /// For the king of player `p` the zone is its cell and the cells one
+    /// king step away. Danger counts, per zone cell, twice the enemy
+    /// attackers minus the own defenders (at least 0), normalised to a
+    /// zone of 8 cells and scaled by the enemies' remaining piece material
+    /// against their start material: attacks on a king matter while the
+    /// enemy has pieces to mate with. As that material goes, the king's
+    /// free neighbours (neither attacked nor own-occupied) count instead,
+    /// and a side well ahead in material with no enemy pawn left is
+    /// credited for bringing its king near the enemy's.
+    fn king_terms(
+        &self,
+        pos: &Position,
+        s: &EvalScratch,
+        material: &[i32],
+        pieces: &[i32],
+        pawns: &[u32],
+        out: &mut [i32],
+    ) {
+        let v = &*self.variant;
+        let cells = v.geometry.cell_count();
+        let players = v.players.len();
+        let board = pos.board();
+        let Some(royal) = v.royal_kind else {
+            return;
+        };
+        let Some(li) = v.kinds[royal].leaps else {
+            return;
+        };
+        for p in 0..players {
+            let Some(k) = pos.royal_cell(p) else {
+                continue;
+            };
+            let zone = v.leaps[li].get(k);
+            let (mut enemy_pieces, mut enemy_start) = (0i64, 0i64);
+            let mut danger = 0i32;
+            let mut free = 0i32;
+            for q in (0..players).filter(|&q| v.enemies(p, q)) {
+                enemy_pieces += pieces[q] as i64;
+                enemy_start += self.start_piece_material[q].max(1) as i64;
+            }
+            let own = &s.attacks[p * cells..(p + 1) * cells];
+            let zone_cells = zone.iter().map(|&c| c as usize).chain(std::iter::once(k));
+            for c in zone_cells {
+                let mut attackers = 0i32;
+                for q in (0..players).filter(|&q| v.enemies(p, q)) {
+                    attackers += s.attacks[q * cells + c] as i32;
+                }
+                let defenders = own[c] as i32;
+                danger += (2 * attackers - defenders).max(0);
+                let occupant = board[c];
+                if c != k && attackers == 0 && (occupant == EMPTY || piece_player(occupant) != p) {
+                    free += 1;
+                }
+            }
+            let zone_len = zone.len().max(1) as i64 + 1;
+            let phase = (enemy_pieces.min(enemy_start) * 256 / enemy_start.max(1)) as i32;
+            let safety = -(danger as i64 * KING_DANGER_CP as i64 * 9 * phase as i64
+                / (zone_len * 256)) as i32;
+            let activity = (free as i64 * KING_ESCAPE_CP as i64 * 8 * (256 - phase) as i64
+                / ((zone_len - 1).max(1) * 256)) as i32;
+            out[p] += safety + activity;
+            // The side ahead (by at least a minor piece's worth) against
+            // a pawnless enemy brings its king closer.
+            for q in (0..players).filter(|&q| v.enemies(p, q)) {
+                let ahead = material[p] - material[q];
+                let minor = self
+                    .values
+                    .iter()
+                    .copied()
+                    .filter(|&x| x > 0)
+                    .min()
+                    .unwrap_or(100);
+                if pawns[q] == 0 && ahead >= minor * 2 {
+                    if let Some(kq) = pos.royal_cell(q) {
+                        let dist = self.king_distance(k, kq);
+                        out[p] += (self.max_king_distance - dist) * KING_PROXIMITY_CP;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    const SPECS: &[&str] = &[
+        "chess",
+        "chess960:sp=0",
+        "cylinder",
+        "torus",
+        "diamond:n=3",
+        "diamond:n=4",
+        "cylinder-diamond:n=3",
+        "cube",
+    ];
+
+    #[test]
+    fn density_zero_is_the_seed_mobility() {
+        // ρ = 0 must reproduce `ndchess mobility` (src/mobility.rs) exactly:
+        // the values rest on that computation, not on a table.
+        for spec in SPECS {
+            let v = Variant::from_spec(spec).unwrap();
+            let r = mobility::report(&v);
+            for k in &r.kinds {
+                let seed = k.total() as f64 / k.cells() as f64;
+                let ours = density_mobility(&v, k.kind, 0.0);
+                assert!(
+                    (seed - ours).abs() < 1e-9,
+                    "{spec} kind {}: {seed} vs {ours}",
+                    k.kind
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn start_positions_are_balanced() {
+        // Every start position is symmetric between the two players, so the
+        // only asymmetric term is the tempo of the side to move.
+        for spec in SPECS {
+            let v = Variant::from_spec(spec).unwrap();
+            let e = Evaluator::new(&v, EvalConfig::FULL);
+            let pos = Position::start(&v);
+            let b = e.breakdown(&pos);
+            assert_eq!(b.total, TEMPO_CP, "{spec}: {b:?}");
+            assert_eq!(b.material[0], b.material[1], "{spec}");
+        }
+    }
+
+    #[test]
+    fn chess_values_order() {
+        // Queen > rook > minor pieces > pawn, all measured, none typed.
+        let v = Variant::from_spec("chess").unwrap();
+        let e = Evaluator::new(&v, EvalConfig::FULL);
+        let val = |c: char| e.value(v.kind_by_letter(c).unwrap());
+        assert_eq!(val('P'), 100);
+        assert!(val('Q') > val('R'));
+        assert!(val('R') > val('B'));
+        assert!(val('B') > val('P') * 2 && val('N') > val('P') * 2);
+        assert_eq!(val('K'), 0);
+    }
+
+    #[test]
+    fn pawn_progress_grows_towards_promotion() {
+        let v = Variant::from_spec("chess").unwrap();
+        let e = Evaluator::new(&v, EvalConfig::FULL);
+        let g = &v.geometry;
+        let pawn = v.kind_by_letter('P').unwrap();
+        let at = |rank: i32| e.progress[0][pawn][g.cell_at(&[rank, 4]).unwrap()];
+        assert_eq!(at(1), 0);
+        for r in 2..7 {
+            assert!(at(r) > at(r - 1), "rank {r}");
+        }
+        // Black's pawns advance downwards.
+        let black = |rank: i32| e.progress[1][pawn][g.cell_at(&[rank, 4]).unwrap()];
+        assert!(black(1) > black(5));
+    }
+
+    #[test]
+    fn king_distance_metrics() {
+        let chess = Variant::from_spec("chess").unwrap();
+        let e = Evaluator::new(&chess, EvalConfig::FULL);
+        let g = &chess.geometry;
+        let a1 = g.cell_at(&[0, 0]).unwrap();
+        let h8 = g.cell_at(&[7, 7]).unwrap();
+        let c2 = g.cell_at(&[1, 2]).unwrap();
+        assert_eq!(e.king_distance(a1, h8), 7);
+        assert_eq!(e.king_distance(a1, c2), 2);
+        // The cube's king steps along one axis only: Manhattan distance.
+        let cube = Variant::from_spec("cube").unwrap();
+        let e = Evaluator::new(&cube, EvalConfig::FULL);
+        let g = &cube.geometry;
+        let a = g.cell_at(&[0, 0, 0]).unwrap();
+        let b = g.cell_at(&[3, 3, 3]).unwrap();
+        assert_eq!(e.king_distance(a, b), 9);
+    }
+}

@@ -1,0 +1,600 @@
+//! The engine as a protocol front-end hosts it, independent of UCI or
+//! XBoard: the option values, the variant they select, the position with
+//! its move history, and the [`EngineHost`] that searches.
+//!
+//! Every change is all-or-nothing: a refused option value, a variant that
+//! cannot be built, a bad position text or a bad move leaves the session
+//! exactly as it was, so that a front-end can report the error and go on.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::position::{Move, MoveError, Position, PositionError};
+use crate::search::{EngineOptions, Limits};
+use crate::variant::{VARIANT_NAMES, Variant, VariantError};
+
+use super::host::{EngineHost, PerftReporter, SearchReporter};
+use super::options::{self, OptionError, OptionKind, OptionSpec, OptionValue};
+
+/// Option names (matched case-insensitively by [`options::find`]).
+pub mod names {
+    /// Transposition table size in MiB.
+    pub const HASH: &str = "Hash";
+    /// Search threads.
+    pub const THREADS: &str = "Threads";
+    /// Number of lines to report.
+    pub const MULTIPV: &str = "MultiPV";
+    /// Whether the GUI may let the engine ponder.
+    pub const PONDER: &str = "Ponder";
+    /// Safety margin per move in milliseconds.
+    pub const MOVE_OVERHEAD: &str = "Move Overhead";
+    /// Empties the transposition table.
+    pub const CLEAR_HASH: &str = "Clear Hash";
+    /// Castling written king-takes-rook.
+    pub const UCI_CHESS960: &str = "UCI_Chess960";
+    /// Win/draw/loss figures in `info` lines.
+    pub const UCI_SHOWWDL: &str = "UCI_ShowWDL";
+    /// The variant family.
+    pub const UCI_VARIANT: &str = "UCI_Variant";
+    /// Number of axes of the diamond boards.
+    pub const DIMENSION: &str = "Dimension";
+    /// Cells per axis of the diamond boards (even).
+    pub const EDGE_LENGTH: &str = "EdgeLength";
+    /// Start array of the diamond boards (the seed's tables).
+    pub const DIAMOND_SETUP: &str = "DiamondSetup";
+    /// Castling round the back on the cylinder and the torus.
+    pub const WRAP_CASTLING: &str = "WrapCastling";
+    /// Chess960 start number (-1: drawn at random).
+    pub const CHESS960_NUMBER: &str = "Chess960Number";
+}
+
+/// Limits of the options that cost memory or threads; the binary uses the
+/// defaults, tests that throw random values at a session choose small ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionConfig {
+    /// Largest `Hash` in MiB.
+    pub max_hash_mb: i64,
+    /// Largest `Threads`.
+    pub max_threads: i64,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            max_hash_mb: 16_384,
+            max_threads: 256,
+        }
+    }
+}
+
+/// The option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// `Hash`, MiB.
+    pub hash_mb: usize,
+    /// `Threads`.
+    pub threads: usize,
+    /// `MultiPV`.
+    pub multipv: usize,
+    /// `Ponder`.
+    pub ponder: bool,
+    /// `Move Overhead`, milliseconds.
+    pub move_overhead_ms: u64,
+    /// `UCI_Chess960`.
+    pub chess960: bool,
+    /// `UCI_ShowWDL`.
+    pub show_wdl: bool,
+    /// `UCI_Variant`: a name of [`VARIANT_NAMES`].
+    pub variant: String,
+    /// `Dimension`.
+    pub dimension: i64,
+    /// `EdgeLength`.
+    pub edge_length: i64,
+    /// `DiamondSetup`: `auto` or a table number.
+    pub diamond_setup: String,
+    /// `WrapCastling`.
+    pub wrap_castling: bool,
+    /// `Chess960Number`, -1 for a random start.
+    pub chess960_number: i64,
+}
+
+/// Default hash size in MiB.
+pub const DEFAULT_HASH_MB: i64 = 16;
+
+/// The option table of a session with `config`.
+pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
+    use names::*;
+    let spin = |name, default, min, max| OptionSpec {
+        name,
+        kind: OptionKind::Spin { default, min, max },
+    };
+    let check = |name, default| OptionSpec {
+        name,
+        kind: OptionKind::Check { default },
+    };
+    let combo = |name, default: &str, vars: &[&str]| OptionSpec {
+        name,
+        kind: OptionKind::Combo {
+            default: default.to_string(),
+            vars: vars.iter().map(|s| s.to_string()).collect(),
+        },
+    };
+    vec![
+        spin(
+            HASH,
+            DEFAULT_HASH_MB.min(config.max_hash_mb),
+            1,
+            config.max_hash_mb.max(1),
+        ),
+        spin(THREADS, 1, 1, config.max_threads.max(1)),
+        spin(MULTIPV, 1, 1, 256),
+        check(PONDER, false),
+        spin(MOVE_OVERHEAD, 10, 0, 5000),
+        OptionSpec {
+            name: CLEAR_HASH,
+            kind: OptionKind::Button,
+        },
+        check(UCI_CHESS960, false),
+        check(UCI_SHOWWDL, false),
+        combo(UCI_VARIANT, "chess", VARIANT_NAMES),
+        spin(DIMENSION, 3, 3, 6),
+        spin(EDGE_LENGTH, 8, 8, 26),
+        combo(DIAMOND_SETUP, "auto", &["auto", "8.1", "8.2", "8.3"]),
+        check(WRAP_CASTLING, true),
+        spin(CHESS960_NUMBER, -1, -1, 959),
+    ]
+}
+
+/// Why the session refused a request.
+#[derive(Debug)]
+pub enum SessionError {
+    /// A refused option name or value.
+    Option(OptionError),
+    /// The options select a variant that cannot be built.
+    Variant(VariantError),
+    /// A bad position text.
+    Position(PositionError),
+    /// Move `index` (0-based) of a move list is unreadable or illegal.
+    Move {
+        /// Index in the list.
+        index: usize,
+        /// What is wrong with it.
+        error: MoveError,
+    },
+    /// A search was asked for before any position was set.
+    NoPosition,
+    /// A search was asked for while another one runs and was not stopped.
+    Busy,
+    /// The engine thread is gone (it could not be started).
+    EngineGone,
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::Option(e) => write!(f, "{e}"),
+            SessionError::Variant(e) => write!(f, "variant: {e}"),
+            SessionError::Position(e) => write!(f, "position: {e}"),
+            SessionError::Move { index, error } => {
+                write!(f, "move {} of the list: {error}", index + 1)
+            }
+            SessionError::NoPosition => write!(
+                f,
+                "no position: send 'position startpos' or 'position fen …' first"
+            ),
+            SessionError::Busy => write!(
+                f,
+                "a search is running: send 'stop' and wait for 'bestmove' first"
+            ),
+            SessionError::EngineGone => write!(f, "the engine thread is not running"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+impl From<OptionError> for SessionError {
+    fn from(e: OptionError) -> Self {
+        SessionError::Option(e)
+    }
+}
+
+/// What a successful `setoption` changed, for the front-end to report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionEffect {
+    /// A variant option (family, parameter, or the castling notation):
+    /// the front-end announces the variant. `rebuilt` tells whether the
+    /// variant itself changed (and the position was cleared).
+    Variant {
+        /// Whether a new variant was built.
+        rebuilt: bool,
+    },
+    /// Anything else.
+    Other,
+}
+
+/// Builds the variant spec the settings select.
+pub fn variant_spec(s: &Settings) -> String {
+    match s.variant.as_str() {
+        "chess960" if s.chess960_number >= 0 => format!("chess960:sp={}", s.chess960_number),
+        "cylinder" | "torus" => format!(
+            "{}:wrapcastling={}",
+            s.variant,
+            u8::from(s.wrap_castling)
+        ),
+        "diamond" | "cylinder-diamond" => {
+            let mut spec = format!("{}:n={},l={}", s.variant, s.dimension, s.edge_length);
+            if s.diamond_setup != "auto" {
+                spec.push_str(",setup=");
+                spec.push_str(&s.diamond_setup);
+            }
+            spec
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The session.
+pub struct Session {
+    table: Vec<OptionSpec>,
+    settings: Settings,
+    /// The spec the variant was built from (a random Chess960 start keeps
+    /// its variant until a setting changes the spec).
+    built_from: String,
+    variant: Arc<Variant>,
+    position: Option<Position>,
+    host: EngineHost,
+}
+
+impl fmt::Debug for Session {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Session")
+            .field("settings", &self.settings)
+            .field("variant", &self.variant.spec)
+            .field("position", &self.position.as_ref().map(|p| p.to_text()))
+            .finish()
+    }
+}
+
+impl Session {
+    /// A session with default options (classical chess, no position yet).
+    pub fn new(config: SessionConfig) -> Session {
+        let table = option_table(&config);
+        let int = |name| match options::find(&table, name).map(|o| o.default_value()) {
+            Ok(OptionValue::Int(n)) => n,
+            _ => unreachable!("invariant: {name} is a spin option of the table"),
+        };
+        let settings = Settings {
+            hash_mb: int(names::HASH) as usize,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead_ms: int(names::MOVE_OVERHEAD) as u64,
+            chess960: false,
+            show_wdl: false,
+            variant: "chess".into(),
+            dimension: int(names::DIMENSION),
+            edge_length: int(names::EDGE_LENGTH),
+            diamond_setup: "auto".into(),
+            wrap_castling: true,
+            chess960_number: -1,
+        };
+        let built_from = variant_spec(&settings);
+        let variant = Variant::from_spec(&built_from)
+            .expect("invariant: the default settings select classical chess, a fixed variant");
+        let host = EngineHost::new(EngineOptions {
+            threads: settings.threads,
+            hash_mb: settings.hash_mb,
+            ..EngineOptions::default()
+        });
+        Session {
+            table,
+            settings,
+            built_from,
+            variant,
+            position: None,
+            host,
+        }
+    }
+
+    /// The options, in announcement order.
+    pub fn options(&self) -> &[OptionSpec] {
+        &self.table
+    }
+
+    /// The current option values.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The current variant.
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    /// The current position, if one was set.
+    pub fn position(&self) -> Option<&Position> {
+        self.position.as_ref()
+    }
+
+    /// Whether moves are written king-takes-rook: always in Chess960
+    /// (where the king's destination can be an ordinary king move), and in
+    /// classical chess when `UCI_Chess960` is on (a GUI playing Chess960
+    /// through the classical variant). The cylinder and the torus keep the
+    /// king's move, the only unambiguous form there (docs/notation.md).
+    pub fn king_takes_rook(&self) -> bool {
+        match self.variant.name.as_str() {
+            "chess960" => true,
+            "chess" => self.settings.chess960,
+            _ => false,
+        }
+    }
+
+    /// The engine host (searches, stop, ponder hit).
+    pub fn host(&self) -> &EngineHost {
+        &self.host
+    }
+
+    /// Sets an option; on error nothing changes.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<OptionEffect, SessionError> {
+        use names::*;
+        let spec = options::find(&self.table, name)?;
+        let v = spec.parse(value)?;
+        let int = |v: &OptionValue| match v {
+            OptionValue::Int(n) => *n,
+            _ => unreachable!("invariant: spin options parse to integers"),
+        };
+        let flag = |v: &OptionValue| match v {
+            OptionValue::Bool(b) => *b,
+            _ => unreachable!("invariant: check options parse to booleans"),
+        };
+        let word = |v: &OptionValue| match v {
+            OptionValue::Word(w) => w.clone(),
+            _ => unreachable!("invariant: combo options parse to words"),
+        };
+        let mut next = self.settings.clone();
+        match spec.name {
+            HASH => {
+                let mb = int(&v) as usize;
+                self.settings.hash_mb = mb;
+                self.host.configure(move |e| e.set_hash(mb));
+                return Ok(OptionEffect::Other);
+            }
+            THREADS => {
+                let t = int(&v) as usize;
+                self.settings.threads = t;
+                self.host.configure(move |e| e.set_threads(t));
+                return Ok(OptionEffect::Other);
+            }
+            CLEAR_HASH => {
+                self.host.configure(|e| e.new_game());
+                return Ok(OptionEffect::Other);
+            }
+            MULTIPV => {
+                self.settings.multipv = int(&v) as usize;
+                return Ok(OptionEffect::Other);
+            }
+            PONDER => {
+                self.settings.ponder = flag(&v);
+                return Ok(OptionEffect::Other);
+            }
+            MOVE_OVERHEAD => {
+                self.settings.move_overhead_ms = int(&v) as u64;
+                return Ok(OptionEffect::Other);
+            }
+            UCI_SHOWWDL => {
+                self.settings.show_wdl = flag(&v);
+                return Ok(OptionEffect::Other);
+            }
+            UCI_CHESS960 => next.chess960 = flag(&v),
+            UCI_VARIANT => next.variant = word(&v),
+            DIMENSION => next.dimension = int(&v),
+            EDGE_LENGTH => {
+                let l = int(&v);
+                if l % 2 != 0 {
+                    return Err(SessionError::Option(OptionError::BadValue {
+                        name: spec.name.into(),
+                        value: l.to_string(),
+                        expected: "an even number from 8 to 26".into(),
+                    }));
+                }
+                next.edge_length = l;
+            }
+            DIAMOND_SETUP => next.diamond_setup = word(&v),
+            WRAP_CASTLING => next.wrap_castling = flag(&v),
+            CHESS960_NUMBER => next.chess960_number = int(&v),
+            _ => unreachable!("invariant: every option of the table is handled above"),
+        }
+        let spec = variant_spec(&next);
+        let rebuilt = spec != self.built_from;
+        if rebuilt {
+            let variant = Variant::from_spec(&spec).map_err(SessionError::Variant)?;
+            self.variant = variant;
+            self.built_from = spec;
+            self.position = None;
+        }
+        self.settings = next;
+        Ok(OptionEffect::Variant { rebuilt })
+    }
+
+    /// The start position of the current variant.
+    pub fn start_position(&self) -> Position {
+        Position::start(&self.variant)
+    }
+
+    /// Sets the position: `text` (a position text of the current variant)
+    /// or the start position, then `moves` in the board's notation. On
+    /// error the previous position stays.
+    pub fn set_position(&mut self, text: Option<&str>, moves: &[&str]) -> Result<(), SessionError> {
+        let mut pos = match text {
+            Some(t) => Position::from_text(&self.variant, t).map_err(SessionError::Position)?,
+            None => self.start_position(),
+        };
+        for (index, m) in moves.iter().enumerate() {
+            let mv = pos
+                .parse_move(m)
+                .map_err(|error| SessionError::Move { index, error })?;
+            pos.make(mv);
+        }
+        self.position = Some(pos);
+        Ok(())
+    }
+
+    /// Plays one move on the current position (XBoard's `usermove`).
+    pub fn play_move(&mut self, text: &str) -> Result<Move, SessionError> {
+        let pos = self.position.as_mut().ok_or(SessionError::NoPosition)?;
+        let m = pos
+            .parse_move(text)
+            .map_err(|error| SessionError::Move { index: 0, error })?;
+        pos.make(m);
+        Ok(m)
+    }
+
+    /// Takes back the last move; `false` if there is none.
+    pub fn undo_move(&mut self) -> bool {
+        match self.position.as_mut() {
+            Some(p) if p.ply_count() > 0 => {
+                p.unmake();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Reads root moves (UCI's `searchmoves`) on the current position.
+    pub fn parse_moves(&self, moves: &[&str]) -> Result<Vec<Move>, SessionError> {
+        let pos = self.position.as_ref().ok_or(SessionError::NoPosition)?;
+        moves
+            .iter()
+            .enumerate()
+            .map(|(index, m)| {
+                pos.parse_move(m)
+                    .map_err(|error| SessionError::Move { index, error })
+            })
+            .collect()
+    }
+
+    /// Checks that a search can start now: a position is set, and no
+    /// search runs unless it was told to stop (then the new one waits for
+    /// it in the engine thread's queue).
+    fn may_start(&self) -> Result<Position, SessionError> {
+        let pos = self.position.clone().ok_or(SessionError::NoPosition)?;
+        if self.host.busy() && !self.host.stop_requested() {
+            return Err(SessionError::Busy);
+        }
+        Ok(pos)
+    }
+
+    /// Starts a search of the current position. `limits` gets `MultiPV`
+    /// and `Move Overhead` from the settings.
+    pub fn search(
+        &mut self,
+        mut limits: Limits,
+        ponder: bool,
+        report: SearchReporter,
+    ) -> Result<Position, SessionError> {
+        let pos = self.may_start()?;
+        limits.multipv = self.settings.multipv.max(1);
+        limits.move_overhead = Duration::from_millis(self.settings.move_overhead_ms);
+        if self.host.search(pos.clone(), limits, ponder, report) {
+            Ok(pos)
+        } else {
+            Err(SessionError::EngineGone)
+        }
+    }
+
+    /// Starts a perft count of the current position on `Threads` threads.
+    pub fn perft(&mut self, depth: u32, report: PerftReporter) -> Result<Position, SessionError> {
+        let pos = self.may_start()?;
+        if self
+            .host
+            .perft(pos.clone(), depth, self.settings.threads, report)
+        {
+            Ok(pos)
+        } else {
+            Err(SessionError::EngineGone)
+        }
+    }
+
+    /// A new game: the engine forgets what it learnt.
+    pub fn new_game(&mut self) {
+        self.host.configure(|e| e.new_game());
+    }
+
+    /// Ends the engine thread (see [`EngineHost::shutdown`]).
+    pub fn shutdown(&mut self, grace: Duration) -> bool {
+        self.host.shutdown(grace)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session() -> Session {
+        Session::new(SessionConfig {
+            max_hash_mb: 8,
+            max_threads: 2,
+        })
+    }
+
+    #[test]
+    fn variant_options_build_the_variant() {
+        let mut s = session();
+        assert_eq!(s.variant().spec, "chess");
+        assert_eq!(
+            s.set_option("uci_variant", Some("DIAMOND")).unwrap(),
+            OptionEffect::Variant { rebuilt: true }
+        );
+        assert_eq!(s.variant().spec, "diamond:n=3,l=8,setup=8.1");
+        s.set_option("Dimension", Some("4")).unwrap();
+        assert_eq!(s.variant().geometry.dims(), 4);
+        s.set_option("EdgeLength", Some("10")).unwrap();
+        assert_eq!(s.variant().geometry.lens(), &[10, 10, 10, 10]);
+        // Odd edge lengths and out-of-range values change nothing.
+        assert!(s.set_option("EdgeLength", Some("9")).is_err());
+        assert!(s.set_option("Dimension", Some("7")).is_err());
+        assert_eq!(s.settings().edge_length, 10);
+        // A setup the dimension does not have is refused as a whole.
+        assert!(matches!(
+            s.set_option("DiamondSetup", Some("8.1")),
+            Err(SessionError::Variant(_))
+        ));
+        assert_eq!(s.settings().diamond_setup, "auto");
+        assert_eq!(s.variant().geometry.dims(), 4);
+    }
+
+    #[test]
+    fn same_variant_keeps_position() {
+        let mut s = session();
+        s.set_position(None, &["e2e4"]).unwrap();
+        assert_eq!(
+            s.set_option("UCI_Variant", Some("chess")).unwrap(),
+            OptionEffect::Variant { rebuilt: false }
+        );
+        assert!(s.position().is_some());
+        s.set_option("UCI_Variant", Some("cube")).unwrap();
+        assert!(s.position().is_none());
+    }
+
+    #[test]
+    fn bad_moves_leave_the_position() {
+        let mut s = session();
+        s.set_position(None, &["e2e4"]).unwrap();
+        let before = s.position().unwrap().to_text();
+        assert!(matches!(
+            s.set_position(None, &["e2e4", "e2e4"]),
+            Err(SessionError::Move { index: 1, .. })
+        ));
+        assert!(s.set_position(Some("not a fen"), &[]).is_err());
+        assert_eq!(s.position().unwrap().to_text(), before);
+        assert!(s.play_move("e7e5").is_ok());
+        assert!(s.undo_move());
+        assert_eq!(s.position().unwrap().to_text(), before);
+    }
+}

@@ -1,0 +1,311 @@
+//! The search: the engine's brain, generic over every variant.
+//!
+//! [`Engine`] owns the shared transposition table, the thread count and the
+//! evaluation settings; [`Engine::search`] runs one search of a position
+//! under [`Limits`], steered from another thread through a
+//! [`SearchControl`] (stop, ponder), reporting progress through a callback
+//! and returning a [`SearchResult`]. The protocol front-ends (UCI, XBoard)
+//! drive it from their own thread; the CLI commands `analyse`, `play` and
+//! `bench` call it directly.
+//!
+//! The search owns game-theoretic scoring: mate > stalemate win (the cube's
+//! ¾ point) > material, with draws by repetition, the 50-move rule and bare
+//! kings detected inside the tree ([`score`]). docs/engine.md describes the
+//! algorithm.
+
+pub mod control;
+pub mod info;
+pub mod limits;
+pub mod ordering;
+pub mod score;
+pub mod time;
+pub mod tt;
+mod worker;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::eval::{EvalConfig, EvalScratch, Evaluator};
+use crate::position::{Move, Position};
+use crate::variant::{StalemateRule, Variant};
+
+pub use control::SearchControl;
+pub use info::{SearchInfo, SearchResult};
+pub use limits::Limits;
+pub use score::{Bound, Score};
+pub use tt::TranspositionTable;
+
+use score::{INFINITE, MAX_PLY};
+use worker::{MainDuties, Shared, Worker};
+
+/// Deepest iteration a search starts.
+pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
+
+/// Engine settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Search threads (1 = deterministic: the same input gives the same
+    /// nodes, move and score).
+    pub threads: usize,
+    /// Transposition table size in MiB (0 = the smallest table).
+    pub hash_mb: usize,
+    /// Evaluation terms.
+    pub eval: EvalConfig,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            threads: 1,
+            hash_mb: 16,
+            eval: EvalConfig::FULL,
+        }
+    }
+}
+
+/// The engine: shared table, threads, evaluation tables per variant.
+pub struct Engine {
+    options: EngineOptions,
+    tt: TranspositionTable,
+    evaluators: HashMap<String, Arc<Evaluator>>,
+    workers: Vec<Worker>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("options", &self.options)
+            .field("tt", &self.tt)
+            .finish()
+    }
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(EngineOptions::default())
+    }
+}
+
+impl Engine {
+    /// An engine with the given options.
+    pub fn new(options: EngineOptions) -> Engine {
+        let options = EngineOptions {
+            threads: options.threads.max(1),
+            ..options
+        };
+        Engine {
+            options,
+            tt: TranspositionTable::new(options.hash_mb),
+            evaluators: HashMap::new(),
+            workers: Vec::new(),
+        }
+    }
+
+    /// The current options.
+    pub fn options(&self) -> EngineOptions {
+        self.options
+    }
+
+    /// Sets the number of search threads (at least 1).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.options.threads = threads.max(1);
+    }
+
+    /// Resizes (and clears) the transposition table.
+    pub fn set_hash(&mut self, mb: usize) {
+        self.options.hash_mb = mb;
+        self.tt = TranspositionTable::new(mb);
+    }
+
+    /// Chooses the evaluation terms.
+    pub fn set_eval_config(&mut self, eval: EvalConfig) {
+        if eval != self.options.eval {
+            self.options.eval = eval;
+            self.evaluators.clear();
+        }
+    }
+
+    /// Forgets everything learnt (table, history): a new game.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        for w in &mut self.workers {
+            w.heuristics.clear();
+        }
+    }
+
+    /// The shared transposition table.
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// The evaluation tables of variant `v` (built on first use).
+    pub fn evaluator(&mut self, v: &Arc<Variant>) -> Arc<Evaluator> {
+        let cfg = self.options.eval;
+        self.evaluators
+            .entry(v.spec.clone())
+            .or_insert_with(|| Arc::new(Evaluator::new(v, cfg)))
+            .clone()
+    }
+
+    /// Searches `pos` under `limits`. `on_info` receives progress reports
+    /// (on the calling thread); `control` may stop the search or end
+    /// pondering from another thread. Returns when a limit is reached or a
+    /// stop is requested; never before a stop while `limits.infinite` or
+    /// pondering.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let v = pos.variant().clone();
+        let eval = self.evaluator(&v);
+        self.tt.new_search();
+        let threads = self.options.threads;
+        if self.workers.len() != threads || !self.workers.iter().all(|w| w.fits(&v)) {
+            self.workers = (0..threads).map(|i| Worker::new(i, &v)).collect();
+        }
+
+        let mut legal = pos.legal_moves();
+        if legal.is_empty() {
+            let result = Self::no_move_result(pos, start);
+            let info = SearchInfo {
+                depth: 0,
+                seldepth: 0,
+                multipv: 1,
+                score: result.score,
+                bound: Bound::Exact,
+                nodes: 0,
+                nps: 0,
+                hashfull: self.tt.hashfull(),
+                time: start.elapsed(),
+                pv: Vec::new(),
+                currmove: None,
+            };
+            on_info(&info);
+            Self::wait_while_unbounded(limits, control);
+            return result;
+        }
+        if !limits.searchmoves.is_empty() {
+            let only: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| limits.searchmoves.contains(m))
+                .collect();
+            if !only.is_empty() {
+                legal = only;
+            }
+        }
+        // Root order: hash move, then captures by value, as inside the tree.
+        {
+            let cells = v.geometry.cell_count();
+            let h = ordering::Heuristics::new(v.players.len(), v.kinds.len(), cells, 1);
+            let tt_move = self.tt.probe(pos.hash()).and_then(|e| e.mv);
+            let mut scores = Vec::new();
+            ordering::score_moves(pos, &eval, &h, 0, tt_move, &legal, &mut scores);
+            let mut pairs: Vec<(i32, Move)> = scores.into_iter().zip(legal).collect();
+            pairs.sort_by(|a, b| b.0.cmp(&a.0));
+            legal = pairs.into_iter().map(|p| p.1).collect();
+        }
+
+        let mut tm = time::TimeManager::new(limits, pos.to_move(), start);
+        let pondering = control.pondering_now();
+        let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        if legal.len() == 1 && tm.limited() && !limits.infinite && !pondering {
+            // One legal move: play it, after a token search for the score.
+            max_depth = max_depth.min(1);
+        }
+        if pondering {
+            tm.restart(start);
+        }
+        let abort = AtomicBool::new(false);
+        let nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        let shared = Shared {
+            tt: &self.tt,
+            eval: &eval,
+            control,
+            abort: &abort,
+            nodes: &nodes,
+            limits,
+            start,
+        };
+        for w in &mut self.workers {
+            w.prepare(pos, &legal);
+        }
+        let (main_worker, helpers) = self
+            .workers
+            .split_first_mut()
+            .expect("invariant: at least one worker (threads >= 1)");
+        std::thread::scope(|s| {
+            for h in helpers.iter_mut() {
+                let shared = &shared;
+                s.spawn(move || h.iterate(shared, None, MAX_DEPTH));
+            }
+            let mut duties = MainDuties {
+                tm,
+                pondering,
+                on_info,
+                last_best: None,
+                best_changes: 0.0,
+            };
+            main_worker.iterate(&shared, Some(&mut duties), max_depth);
+            // UCI: no best move while pondering or in infinite mode until
+            // told; the finished search waits for the stop (or ponder hit).
+            Self::wait_while_unbounded(limits, control);
+            abort.store(true, Ordering::SeqCst);
+        });
+
+        let total: u64 = nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+        let main_worker = &self.workers[0];
+        let best = &main_worker.root_moves[0];
+        let internal = if best.prev_score > -INFINITE {
+            best.prev_score
+        } else {
+            let mut s = EvalScratch::default();
+            eval.evaluate(pos, &mut s)
+        };
+        let pv = best.pv.clone();
+        SearchResult {
+            best: Some(best.mv),
+            ponder: pv.get(1).copied(),
+            score: Score::from_internal(internal),
+            depth: main_worker.completed_depth,
+            nodes: total,
+            time: start.elapsed(),
+            pv,
+            outcome: None,
+        }
+    }
+
+    fn wait_while_unbounded(limits: &Limits, control: &SearchControl) {
+        while (limits.infinite || control.pondering_now()) && !control.stopped() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    fn no_move_result(pos: &Position, start: Instant) -> SearchResult {
+        let in_check = pos.in_check();
+        let score = if in_check {
+            Score::Mate(0)
+        } else {
+            match pos.variant().rules.stalemate {
+                StalemateRule::Draw => Score::Cp(0),
+                StalemateRule::StalematedLoses => Score::StalemateWin(0),
+            }
+        };
+        SearchResult {
+            best: None,
+            ponder: None,
+            score,
+            depth: 0,
+            nodes: 0,
+            time: start.elapsed(),
+            pv: Vec::new(),
+            outcome: pos.outcome(),
+        }
+    }
+}

@@ -1,0 +1,1055 @@
+//! One search thread: iterative deepening over principal variation search
+//! with aspiration windows, quiescence, null-move pruning, late-move
+//! reductions and check extensions.
+//!
+//! All threads of a search run this same loop over their own copy of the
+//! position and share only the transposition table (Lazy SMP); helper
+//! threads skip some depths so that they run ahead of the main thread and
+//! fill the table with results it will want. The main thread alone watches
+//! the clock, reports progress and decides when everyone stops.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use crate::eval::{EVAL_LIMIT, EvalScratch, Evaluator};
+use crate::movegen::{self, Scratch};
+use crate::position::{Move, Position};
+use crate::variant::{MAX_PLAYERS, StalemateRule, Variant};
+
+use super::control::SearchControl;
+use super::info::SearchInfo;
+use super::limits::Limits;
+use super::ordering::{self, Heuristics, is_capture, losing_capture, victim_value};
+use super::score::{
+    self, Bound, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, STALEMATE_WIN_BOUND, Score, mated_in,
+    stalemated_in,
+};
+use super::time::TimeManager;
+use super::tt::{MoveCode, NO_EVAL, TranspositionTable};
+
+/// What every thread of one search shares.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub eval: &'a Evaluator,
+    pub control: &'a SearchControl,
+    /// Set by the main thread when the search ends (all threads stop).
+    pub abort: &'a AtomicBool,
+    /// Nodes of each thread, published every few hundred nodes.
+    pub nodes: &'a [AtomicU64],
+    pub limits: &'a Limits,
+    pub start: Instant,
+}
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+    pub bound: Bound,
+}
+
+/// The main thread's extra duties.
+pub(crate) struct MainDuties<'a> {
+    pub tm: TimeManager,
+    pub pondering: bool,
+    pub on_info: &'a mut dyn FnMut(&SearchInfo),
+    pub last_best: Option<Move>,
+    pub best_changes: f64,
+}
+
+/// Per-thread search state, kept between searches (history and killers
+/// carry over within a game).
+pub(crate) struct Worker {
+    pub id: usize,
+    pos: Option<Position>,
+    scratch: Scratch,
+    eval_scratch: EvalScratch,
+    moves: Vec<Vec<Move>>,
+    scores: Vec<Vec<i32>>,
+    sort_buf: Vec<(i32, Move)>,
+    quiets: Vec<Vec<Move>>,
+    pub heuristics: Heuristics,
+    pv: Vec<Vec<Move>>,
+    evals: Vec<i32>,
+    pub nodes: u64,
+    seldepth: usize,
+    pub root_moves: Vec<RootMove>,
+    pub completed_depth: u32,
+    stopped: bool,
+    root_depth: i32,
+    root_player: usize,
+    /// Paranoid sides: `side[p]` is whether player `p` is on the root's
+    /// side (always alternating with two players).
+    side: [bool; MAX_PLAYERS],
+    lmr: Vec<[u8; 64]>,
+    /// Variant the tables are sized for.
+    shape: (usize, usize, usize),
+}
+
+fn lmr_table() -> Vec<[u8; 64]> {
+    (0..64)
+        .map(|d| {
+            let mut row = [0u8; 64];
+            for (m, r) in row.iter_mut().enumerate() {
+                if d > 0 && m > 0 {
+                    let x = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
+                    *r = x.max(0.0) as u8;
+                }
+            }
+            row
+        })
+        .collect()
+}
+
+impl Worker {
+    pub fn new(id: usize, v: &Variant) -> Worker {
+        let cells = v.geometry.cell_count();
+        Worker {
+            id,
+            pos: None,
+            scratch: Scratch::new(cells),
+            eval_scratch: EvalScratch::default(),
+            moves: vec![Vec::new(); MAX_PLY + 2],
+            scores: vec![Vec::new(); MAX_PLY + 2],
+            sort_buf: Vec::new(),
+            quiets: vec![Vec::new(); MAX_PLY + 2],
+            heuristics: Heuristics::new(v.players.len(), v.kinds.len(), cells, MAX_PLY + 2),
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            evals: vec![0; MAX_PLY + 2],
+            nodes: 0,
+            seldepth: 0,
+            root_moves: Vec::new(),
+            completed_depth: 0,
+            stopped: false,
+            root_depth: 0,
+            root_player: 0,
+            side: [false; MAX_PLAYERS],
+            lmr: lmr_table(),
+            shape: (v.players.len(), v.kinds.len(), cells),
+        }
+    }
+
+    /// Whether the tables fit variant `v`.
+    pub fn fits(&self, v: &Variant) -> bool {
+        self.shape == (v.players.len(), v.kinds.len(), v.geometry.cell_count())
+    }
+
+    /// Prepares a search of `pos` over `root`.
+    pub fn prepare(&mut self, pos: &Position, root: &[Move]) {
+        let v = pos.variant().clone();
+        self.root_player = pos.to_move();
+        for p in 0..v.players.len() {
+            self.side[p] = p == self.root_player || !v.enemies(p, self.root_player);
+        }
+        self.pos = Some(pos.clone());
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.completed_depth = 0;
+        self.stopped = false;
+        self.root_moves = root
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+                bound: Bound::Upper,
+            })
+            .collect();
+        for k in self.heuristics.killers.iter_mut() {
+            *k = [None; 2];
+        }
+    }
+
+    #[inline]
+    fn pos(&mut self) -> &mut Position {
+        self.pos
+            .as_mut()
+            .expect("invariant: prepare() sets the position before any search")
+    }
+
+    /// Nodes of all threads so far.
+    fn total_nodes(&self, sh: &Shared) -> u64 {
+        sh.nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                if i == self.id {
+                    self.nodes
+                } else {
+                    n.load(Ordering::Relaxed)
+                }
+            })
+            .sum()
+    }
+
+    /// Whether the search must stop now; the main thread also watches the
+    /// clock and the node limit here.
+    #[inline]
+    fn check_abort(&mut self, sh: &Shared, main: &mut Option<&mut MainDuties>) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if sh.control.stopped() || sh.abort.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return true;
+        }
+        if let Some(limit) = sh.limits.nodes
+            && self.id == 0
+        {
+            let total = if sh.nodes.len() == 1 {
+                self.nodes
+            } else {
+                self.total_nodes(sh)
+            };
+            if total >= limit {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.nodes & 255 == 0 {
+            sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if let Some(m) = main.as_deref_mut() {
+                if m.pondering && !sh.control.pondering_now() {
+                    m.pondering = false;
+                    m.tm.restart(Instant::now());
+                }
+                if !m.pondering && m.tm.out_of_time() {
+                    self.stopped = true;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the position is drawn by repetition (once, inside the
+    /// window of reversible moves), the 50-move rule or bare kings.
+    fn is_draw(&mut self, in_check_unknown: bool) -> bool {
+        let pos = self.pos.as_ref().expect("invariant: position set");
+        let v = pos.variant();
+        let hm = pos.halfmove_clock() as usize;
+        if hm == 0 {
+            return pos.only_kings();
+        }
+        if v.rules.fifty_move && hm >= 100 {
+            // Mate on the hundredth ply still counts as mate.
+            if in_check_unknown && pos.in_check() {
+                let mut list = Vec::new();
+                movegen::generate(pos, &mut self.scratch, &mut list);
+                return !list.is_empty();
+            }
+            return true;
+        }
+        let hist = pos.hash_history();
+        let span = hm.min(hist.len());
+        let step = v.players.len();
+        let h = pos.hash();
+        let mut k = step;
+        while k <= span {
+            if hist[hist.len() - k] == h {
+                return true;
+            }
+            k += step;
+        }
+        false
+    }
+
+    /// Score of a position without legal moves for the player to move.
+    fn terminal(&self, in_check: bool, ply: usize) -> i32 {
+        let pos = self.pos.as_ref().expect("invariant: position set");
+        if in_check {
+            mated_in(ply)
+        } else {
+            match pos.variant().rules.stalemate {
+                StalemateRule::Draw => DRAW,
+                StalemateRule::StalematedLoses => stalemated_in(ply),
+            }
+        }
+    }
+
+    #[inline]
+    fn evaluate(&mut self, sh: &Shared) -> i32 {
+        let pos = self.pos.as_ref().expect("invariant: position set");
+        if pos.variant().players.len() == 2 {
+            sh.eval.evaluate(pos, &mut self.eval_scratch)
+        } else {
+            sh.eval
+                .evaluate_paranoid(pos, &mut self.eval_scratch, self.root_player)
+        }
+    }
+
+    /// Whether the player to move has a piece other than pawns and king
+    /// (null-move pruning is unsafe without: zugzwang).
+    fn has_pieces(&self) -> bool {
+        let pos = self.pos.as_ref().expect("invariant: position set");
+        let v = pos.variant();
+        let us = pos.player_bits(pos.to_move());
+        (0..v.kinds.len())
+            .filter(|&k| !v.kinds[k].royal && v.kinds[k].pawn.is_none())
+            .any(|k| pos.kind_bits(k).iter().zip(us).any(|(a, b)| a & b != 0))
+    }
+
+    /// Whether the value of a child must be negated (the child's mover is
+    /// on the other side).
+    #[inline]
+    fn flips(&self, parent_mover: usize) -> bool {
+        let pos = self.pos.as_ref().expect("invariant: position set");
+        self.side[parent_mover] != self.side[pos.to_move()]
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// Searches a child with the window given in the parent's view.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child(
+        &mut self,
+        sh: &Shared,
+        main: &mut Option<&mut MainDuties>,
+        flip: bool,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+        null_ok: bool,
+    ) -> i32 {
+        if flip {
+            -self.search(
+                sh, main, -beta, -alpha, depth, ply, pv_node, cut_node, null_ok,
+            )
+        } else {
+            self.search(
+                sh, main, alpha, beta, depth, ply, pv_node, cut_node, null_ok,
+            )
+        }
+    }
+
+    /// The principal variation search below the root.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        sh: &Shared,
+        main: &mut Option<&mut MainDuties>,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+        null_ok: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(sh, main, alpha, beta, ply, pv_node);
+        }
+        self.pv[ply].clear();
+        if self.check_abort(sh, main) {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(true) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(sh);
+        }
+        // Mate distance pruning: no line can beat a shorter mate found.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let hash = self.pos().hash();
+        let tte = sh.tt.probe(hash);
+        let tt_move = tte.and_then(|e| e.mv);
+        if let Some(e) = tte
+            && !pv_node
+            && e.depth >= depth
+        {
+            let s = score::from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
+        let in_check = self.pos().in_check();
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            match tte {
+                Some(e) if e.eval != NO_EVAL => e.eval,
+                _ => self.evaluate(sh),
+            }
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        if ply + 2 < self.heuristics.killers.len() {
+            self.heuristics.killers[ply + 2] = [None; 2];
+        }
+        let us = self.pos().to_move();
+
+        // Both prunings below assume that the side to move could at least
+        // keep its static value by passing; `null_ok` is false where that
+        // assumption is being verified (zugzwang).
+        if !pv_node && !in_check && null_ok && beta.abs() < EVAL_LIMIT {
+            // Reverse futility: far above beta at low depth.
+            let margin = 90 * depth - if improving { 40 } else { 0 };
+            if depth <= 6 && static_eval - margin >= beta {
+                return static_eval;
+            }
+            // Null move, unless the side to move has only pawns and king
+            // (zugzwang is likely there).
+            if depth >= 3 && static_eval >= beta && self.has_pieces() {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                self.pos().make(Move::NULL);
+                let flip = self.flips(us);
+                let v = self.child(
+                    sh,
+                    main,
+                    flip,
+                    beta - 1,
+                    beta,
+                    depth - r,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                    false,
+                );
+                self.pos().unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if v > STALEMATE_WIN_BOUND { beta } else { v };
+                    if depth < 8 {
+                        return v;
+                    }
+                    // Deep nodes: verify without null moves, against
+                    // zugzwang in disguise.
+                    let w = self.search(
+                        sh,
+                        main,
+                        beta - 1,
+                        beta,
+                        depth - r,
+                        ply,
+                        false,
+                        cut_node,
+                        false,
+                    );
+                    if self.stopped {
+                        return 0;
+                    }
+                    if w >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Internal iterative deepening: find a first move to try.
+        let mut tt_move = tt_move;
+        if pv_node && tt_move.is_none() && depth >= 6 {
+            self.search(sh, main, alpha, beta, depth - 2, ply, true, false, false);
+            if self.stopped {
+                return 0;
+            }
+            tt_move = sh.tt.probe(hash).and_then(|e| e.mv);
+            self.pv[ply].clear();
+        }
+
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        let mut quiets = std::mem::take(&mut self.quiets[ply]);
+        quiets.clear();
+        {
+            let pos = self.pos.as_ref().expect("invariant: position set");
+            movegen::generate(pos, &mut self.scratch, &mut list);
+        }
+        if list.is_empty() {
+            self.moves[ply] = list;
+            self.scores[ply] = scores;
+            self.quiets[ply] = quiets;
+            return self.terminal(in_check, ply);
+        }
+        {
+            let pos = self.pos.as_ref().expect("invariant: position set");
+            ordering::score_moves(
+                pos,
+                sh.eval,
+                &self.heuristics,
+                ply,
+                tt_move,
+                &list,
+                &mut scores,
+            );
+        }
+
+        let alpha_orig = alpha;
+        let mut best = -INFINITE;
+        let mut best_move: Option<Move> = None;
+        let mut searched = 0usize;
+        let lmp_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize;
+        for i in 0..list.len() {
+            ordering::pick(&mut list, &mut scores, i, &mut self.sort_buf);
+            let m = list[i];
+            let (capture, killer) = {
+                let pos = self.pos.as_ref().expect("invariant: position set");
+                (is_capture(pos, &m), self.heuristics.is_killer(ply, &m))
+            };
+            let quiet = !capture && m.promotion == 0;
+            if !pv_node
+                && !in_check
+                && quiet
+                && best > -STALEMATE_WIN_BOUND
+                && depth <= 4
+                && searched >= lmp_limit
+            {
+                continue;
+            }
+            self.pos().make(m);
+            let gives_check = self.pos().in_check();
+            if !pv_node
+                && !in_check
+                && quiet
+                && !gives_check
+                && best > -STALEMATE_WIN_BOUND
+                && depth <= 3
+                && static_eval + 100 + 120 * depth <= alpha
+            {
+                self.pos().unmake();
+                continue;
+            }
+            let flip = self.flips(us);
+            let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + ext;
+            let v = if searched == 0 {
+                self.child(
+                    sh,
+                    main,
+                    flip,
+                    alpha,
+                    beta,
+                    new_depth,
+                    ply + 1,
+                    pv_node,
+                    false,
+                    true,
+                )
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet && !gives_check && !in_check && searched >= 2 {
+                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if killer {
+                        r -= 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut v = self.child(
+                    sh,
+                    main,
+                    flip,
+                    alpha,
+                    alpha + 1,
+                    new_depth - r,
+                    ply + 1,
+                    false,
+                    true,
+                    true,
+                );
+                if v > alpha && r > 0 && !self.stopped {
+                    v = self.child(
+                        sh,
+                        main,
+                        flip,
+                        alpha,
+                        alpha + 1,
+                        new_depth,
+                        ply + 1,
+                        false,
+                        !cut_node,
+                        true,
+                    );
+                }
+                if v > alpha && v < beta && pv_node && !self.stopped {
+                    v = self.child(
+                        sh,
+                        main,
+                        flip,
+                        alpha,
+                        beta,
+                        new_depth,
+                        ply + 1,
+                        true,
+                        false,
+                        true,
+                    );
+                }
+                v
+            };
+            self.pos().unmake();
+            if self.stopped {
+                self.moves[ply] = list;
+                self.scores[ply] = scores;
+                self.quiets[ply] = quiets;
+                return 0;
+            }
+            searched += 1;
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        if quiet {
+                            let bonus = (depth * depth).min(400) * 16;
+                            let pos = self.pos.as_ref().expect("invariant: position set");
+                            self.heuristics.add_killer(ply, m);
+                            self.heuristics.update_history(pos, &m, bonus);
+                            for q in &quiets {
+                                self.heuristics.update_history(pos, q, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if quiet {
+                quiets.push(m);
+            }
+        }
+        self.moves[ply] = list;
+        self.scores[ply] = scores;
+        self.quiets[ply] = quiets;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval_store = if in_check { NO_EVAL } else { static_eval };
+        sh.tt.store(
+            hash,
+            best_move.map(MoveCode::of),
+            depth,
+            bound,
+            score::to_tt(best, ply),
+            eval_store,
+        );
+        best
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn qchild(
+        &mut self,
+        sh: &Shared,
+        main: &mut Option<&mut MainDuties>,
+        flip: bool,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        if flip {
+            -self.qsearch(sh, main, -beta, -alpha, ply, pv_node)
+        } else {
+            self.qsearch(sh, main, alpha, beta, ply, pv_node)
+        }
+    }
+
+    /// Quiescence: captures and promotions until the position is quiet;
+    /// every legal move when in check. Positions without legal moves are
+    /// scored as mate or stalemate here too (the generator is complete).
+    fn qsearch(
+        &mut self,
+        sh: &Shared,
+        main: &mut Option<&mut MainDuties>,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.check_abort(sh, main) {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(true) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(sh);
+        }
+        let hash = self.pos().hash();
+        let tte = sh.tt.probe(hash);
+        if let Some(e) = tte
+            && !pv_node
+        {
+            let s = score::from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
+        let in_check = self.pos().in_check();
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        {
+            let pos = self.pos.as_ref().expect("invariant: position set");
+            movegen::generate(pos, &mut self.scratch, &mut list);
+        }
+        if list.is_empty() {
+            self.moves[ply] = list;
+            self.scores[ply] = scores;
+            return self.terminal(in_check, ply);
+        }
+        let alpha_orig = alpha;
+        let mut best = -INFINITE;
+        let mut stand_pat = -INFINITE;
+        if !in_check {
+            stand_pat = match tte {
+                Some(e) if e.eval != NO_EVAL => e.eval,
+                _ => self.evaluate(sh),
+            };
+            if stand_pat >= beta {
+                self.moves[ply] = list;
+                self.scores[ply] = scores;
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let tt_move = tte.and_then(|e| e.mv);
+        {
+            let pos = self.pos.as_ref().expect("invariant: position set");
+            ordering::score_moves(
+                pos,
+                sh.eval,
+                &self.heuristics,
+                ply,
+                tt_move,
+                &list,
+                &mut scores,
+            );
+        }
+        let us = self.pos().to_move();
+        let mut best_move = None;
+        for i in 0..list.len() {
+            ordering::pick(&mut list, &mut scores, i, &mut self.sort_buf);
+            let m = list[i];
+            if !in_check {
+                let pos = self.pos.as_ref().expect("invariant: position set");
+                let capture = is_capture(pos, &m);
+                if !capture && m.promotion == 0 {
+                    continue;
+                }
+                if m.promotion == 0 {
+                    // Delta pruning: even winning the piece cannot reach alpha.
+                    let gain = victim_value(pos, sh.eval, &m);
+                    if stand_pat + gain + 200 <= alpha {
+                        continue;
+                    }
+                    if losing_capture(pos, sh.eval, &m) {
+                        continue;
+                    }
+                }
+            }
+            self.pos().make(m);
+            let flip = self.flips(us);
+            let v = self.qchild(sh, main, flip, alpha, beta, ply + 1, pv_node);
+            self.pos().unmake();
+            if self.stopped {
+                self.moves[ply] = list;
+                self.scores[ply] = scores;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        self.moves[ply] = list;
+        self.scores[ply] = scores;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        sh.tt.store(
+            hash,
+            best_move.map(MoveCode::of),
+            if in_check { 0 } else { -1 },
+            bound,
+            score::to_tt(best, ply),
+            if in_check { NO_EVAL } else { stand_pat },
+        );
+        best
+    }
+
+    /// Searches the root moves from `pv_idx` on; returns the best score.
+    fn root_search(
+        &mut self,
+        sh: &Shared,
+        main: &mut Option<&mut MainDuties>,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_idx: usize,
+    ) -> i32 {
+        self.pv[0].clear();
+        self.nodes += 1;
+        let us = self.pos().to_move();
+        let mut best = -INFINITE;
+        for rm in &mut self.root_moves[pv_idx..] {
+            rm.score = -INFINITE;
+        }
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if let Some(md) = main.as_deref_mut()
+                && md.tm.elapsed().as_millis() >= 1000
+            {
+                let info = SearchInfo {
+                    depth: depth as u32,
+                    seldepth: self.seldepth as u32,
+                    multipv: pv_idx + 1,
+                    score: Score::Cp(0),
+                    bound: Bound::Exact,
+                    nodes: 0,
+                    nps: 0,
+                    hashfull: 0,
+                    time: sh.start.elapsed(),
+                    pv: Vec::new(),
+                    currmove: Some((m, i + 1)),
+                };
+                (md.on_info)(&info);
+            }
+            self.seldepth = 0;
+            self.pos().make(m);
+            let gives_check = self.pos().in_check();
+            let flip = self.flips(us);
+            let new_depth = depth - 1 + i32::from(gives_check);
+            let v = if i == pv_idx {
+                self.child(sh, main, flip, alpha, beta, new_depth, 1, true, false, true)
+            } else {
+                let mut v = self.child(
+                    sh,
+                    main,
+                    flip,
+                    alpha,
+                    alpha + 1,
+                    new_depth,
+                    1,
+                    false,
+                    true,
+                    true,
+                );
+                if v > alpha && v < beta && !self.stopped {
+                    v = self.child(sh, main, flip, alpha, beta, new_depth, 1, true, false, true);
+                }
+                v
+            };
+            self.pos().unmake();
+            if self.stopped {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_idx || v > alpha {
+                rm.score = v;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1]);
+                rm.bound = if v >= beta {
+                    Bound::Lower
+                } else if v <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // Stable: unsearched moves (-INFINITE) keep their order.
+        self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+        best
+    }
+
+    fn report(&self, sh: &Shared, main: &mut MainDuties, depth: u32, pv_idx: usize) {
+        let rm = &self.root_moves[pv_idx];
+        let (score, bound) = if rm.score == -INFINITE {
+            (rm.prev_score, Bound::Exact)
+        } else {
+            (rm.score, rm.bound)
+        };
+        let nodes = self.total_nodes(sh);
+        let time = sh.start.elapsed();
+        let info = SearchInfo {
+            depth,
+            seldepth: rm.seldepth.max(depth as usize) as u32,
+            multipv: pv_idx + 1,
+            score: Score::from_internal(score.clamp(-MATE, MATE)),
+            bound,
+            nodes,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+            hashfull: sh.tt.hashfull(),
+            time,
+            pv: rm.pv.clone(),
+            currmove: None,
+        };
+        (main.on_info)(&info);
+    }
+
+    /// Depths a helper thread skips, so that helpers run ahead of the main
+    /// thread at staggered depths.
+    fn skips(&self, depth: u32) -> bool {
+        if self.id == 0 {
+            return false;
+        }
+        const SIZE: [u32; 8] = [1, 1, 2, 2, 2, 2, 3, 3];
+        const PHASE: [u32; 8] = [0, 1, 0, 1, 2, 3, 0, 1];
+        let i = (self.id - 1) % 8;
+        (depth + PHASE[i]) / SIZE[i] % 2 != 0
+    }
+
+    /// Iterative deepening until a limit or a stop.
+    pub fn iterate(&mut self, sh: &Shared, mut main: Option<&mut MainDuties>, max_depth: u32) {
+        let multipv = sh.limits.multipv.clamp(1, self.root_moves.len().max(1));
+        for depth in 1..=max_depth {
+            if self.skips(depth) && depth > 1 {
+                continue;
+            }
+            self.root_depth = depth as i32;
+            for pv_idx in 0..multipv {
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 25 + prev.abs() / 32;
+                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < EVAL_LIMIT {
+                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let v = self.root_search(sh, &mut main, depth as i32, alpha, beta, pv_idx);
+                    if self.stopped {
+                        break;
+                    }
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-INFINITE);
+                    } else if v >= beta {
+                        beta = (v + delta).min(INFINITE);
+                    } else {
+                        break;
+                    }
+                    if let Some(md) = main.as_deref_mut()
+                        && sh.start.elapsed().as_millis() >= 1000
+                    {
+                        self.report(sh, md, depth, pv_idx);
+                    }
+                    delta += delta / 2;
+                    if delta > 4 * EVAL_LIMIT {
+                        alpha = -INFINITE;
+                        beta = INFINITE;
+                    }
+                }
+                // Keep the lines found so far in order.
+                self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                // An interrupted iteration still counts if its first line
+                // was completed with a new best move (it has a real score).
+                if self.root_moves[0].score != -INFINITE {
+                    self.root_moves[0].prev_score = self.root_moves[0].score;
+                }
+                break;
+            }
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            self.completed_depth = depth;
+            let Some(md) = main.as_deref_mut() else {
+                continue;
+            };
+            for pv_idx in 0..multipv {
+                self.report(sh, md, depth, pv_idx);
+            }
+            let best = self.root_moves[0].mv;
+            if md.last_best != Some(best) {
+                md.best_changes += 1.0;
+                md.last_best = Some(best);
+            }
+            md.best_changes *= 0.5;
+            // Limits checked between iterations.
+            let score = self.root_moves[0].score;
+            if let Some(n) = sh.limits.mate
+                && score > MATE_BOUND
+                && (MATE - score + 1) / 2 <= n as i32
+            {
+                break;
+            }
+            if !md.pondering && !md.tm.may_continue(1.0 + md.best_changes) {
+                break;
+            }
+            if sh.control.stopped() || sh.abort.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+}

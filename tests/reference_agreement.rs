@@ -1,0 +1,460 @@
+//! Agreement between the fast engine and the independent reference move
+//! generator of `tests/reference/` on every variant: start positions, perft
+//! from the start, and move lists along random games.
+//!
+//! The two implementations share nothing but the rules text, so every
+//! expected number here comes from the reference computation (itself checked
+//! against published perft in `reference_selftest.rs`). On a disagreement
+//! the tests print the moves leading to the first position where the move
+//! lists differ and the difference itself.
+//!
+//! Run with `cargo test --release --test reference_agreement`.
+
+mod reference;
+
+use ndchess::movegen;
+use ndchess::position::{MoveKey, Position as FastPosition};
+use ndchess::variant::Variant as FastVariant;
+use reference::{Key, Kind, Position as RefPosition, Variant as RefVariant};
+use std::collections::BTreeSet;
+
+/// Both engines' view of one game, kept in step.
+struct Pair {
+    fast: FastPosition,
+    reference: RefPosition,
+    /// The moves played so far, as keys.
+    history: Vec<Key>,
+}
+
+fn key_of(k: MoveKey) -> Key {
+    (k.from, k.to, k.promotion, k.castling_rook)
+}
+
+/// Short text of a key for failure messages.
+fn show(k: &Key) -> String {
+    let mut s = format!("{:?}-{:?}", k.0, k.1);
+    if let Some(p) = k.2 {
+        s.push('=');
+        s.push(p);
+    }
+    if let Some(r) = &k.3 {
+        s.push_str(&format!(" (castling, rook {r:?})"));
+    }
+    s
+}
+
+impl Pair {
+    fn start(spec: &str) -> Pair {
+        let fast_variant = FastVariant::from_spec(spec)
+            .unwrap_or_else(|e| panic!("fast engine rejects {spec}: {e:?}"));
+        let ref_variant =
+            RefVariant::from_spec(spec).unwrap_or_else(|e| panic!("reference rejects {spec}: {e}"));
+        Pair {
+            fast: FastPosition::start(&fast_variant),
+            reference: RefPosition::start(&ref_variant),
+            history: Vec::new(),
+        }
+    }
+
+    fn fast_keys(&self) -> Vec<Key> {
+        let mut keys: Vec<Key> = self
+            .fast
+            .legal_moves()
+            .into_iter()
+            .map(|m| key_of(self.fast.move_key(m)))
+            .collect();
+        keys.sort();
+        keys
+    }
+
+    /// A description of the current position for failure messages.
+    fn describe(&self, spec: &str) -> String {
+        let moves: Vec<String> = self.history.iter().map(show).collect();
+        let pieces: Vec<String> = self
+            .reference
+            .placement()
+            .iter()
+            .map(|(c, owner, letter)| {
+                format!("{}{letter}{c:?}", if *owner == 0 { 'w' } else { 'b' })
+            })
+            .collect();
+        format!(
+            "variant {spec}, after {} plies [{}]\nplayer to move: {}\npieces: {}",
+            moves.len(),
+            moves.join(", "),
+            self.reference.to_move,
+            pieces.join(" ")
+        )
+    }
+
+    /// Compares placement, player to move and the sorted legal move lists
+    /// (duplicates included), returning the reference's keys.
+    fn compare(&self, spec: &str) -> Vec<Key> {
+        let mut fast_placement = self.fast.placement();
+        fast_placement.sort();
+        assert_eq!(
+            fast_placement,
+            self.reference.placement(),
+            "placement differs\n{}",
+            self.describe(spec)
+        );
+        assert_eq!(
+            self.fast.to_move(),
+            self.reference.to_move,
+            "player to move differs\n{}",
+            self.describe(spec)
+        );
+        let fast = self.fast_keys();
+        let reference = self.reference.legal_keys();
+        if fast != reference {
+            let fast_set: BTreeSet<&Key> = fast.iter().collect();
+            let ref_set: BTreeSet<&Key> = reference.iter().collect();
+            let only_fast: Vec<String> = fast_set.difference(&ref_set).map(|k| show(k)).collect();
+            let only_ref: Vec<String> = ref_set.difference(&fast_set).map(|k| show(k)).collect();
+            panic!(
+                "legal moves differ\n{}\nonly in the fast engine: {only_fast:?}\nonly in the reference: {only_ref:?}\n\
+                 fast count {} (distinct {}), reference count {}",
+                self.describe(spec),
+                fast.len(),
+                fast_set.len(),
+                reference.len()
+            );
+        }
+        reference
+    }
+
+    /// Plays the move with this key on both sides.
+    fn play(&mut self, key: &Key) {
+        let fast_move = self
+            .fast
+            .legal_moves()
+            .into_iter()
+            .find(|&m| key_of(self.fast.move_key(m)) == *key)
+            .expect("move present in the fast engine");
+        let ref_move = self
+            .reference
+            .legal_moves()
+            .into_iter()
+            .find(|m| self.reference.key(m) == *key)
+            .expect("move present in the reference");
+        self.fast.make(fast_move);
+        self.reference.make(ref_move);
+        self.history.push(key.clone());
+    }
+}
+
+/// Every variant covered, with the perft depth checked by default.
+const VARIANTS: &[(&str, u32)] = &[
+    ("chess", 4),
+    ("chess960:sp=0", 4),
+    ("chess960:sp=518", 4),
+    ("chess960:sp=959", 4),
+    ("cylinder", 4),
+    ("torus", 4),
+    ("diamond:n=3,l=8", 4),
+    ("diamond:n=3,l=10", 3),
+    ("diamond:n=4,l=8", 3),
+    ("diamond:n=3,l=8,setup=8.3", 3),
+    ("diamond:n=3,l=10,setup=8.3", 3),
+    ("diamond:n=4,l=8,setup=8.3", 3),
+    ("diamond:n=5,l=8,setup=8.3", 2),
+    ("cylinder-diamond:n=3,l=8", 4),
+    ("cube", 4),
+];
+
+fn depth_of(spec: &str) -> u32 {
+    VARIANTS
+        .iter()
+        .find(|(s, _)| *s == spec)
+        .map(|&(_, d)| d)
+        .expect("listed variant")
+}
+
+/// Start positions: the fast engine's placement equals the reference's for
+/// every variant and all 960 Chess960 numbers.
+#[test]
+fn start_positions_agree() {
+    let specs = VARIANTS
+        .iter()
+        .map(|(s, _)| s.to_string())
+        .chain((0..960).map(|sp| format!("chess960:sp={sp}")));
+    for spec in specs {
+        Pair::start(&spec).compare(&spec);
+    }
+}
+
+/// Perft of the fast engine equals the reference's at every depth up to
+/// `depth`. On a difference, walks down the move tree to the first position
+/// whose move lists differ and reports it.
+fn check_perft(spec: &str, depth: u32) {
+    let mut pair = Pair::start(spec);
+    for d in 1..=depth {
+        let expected = pair.reference.perft(d);
+        let got = movegen::perft(&mut pair.fast, d);
+        if got != expected {
+            locate_divergence(&mut pair, spec, d);
+            panic!(
+                "{spec}: perft({d}) fast {got}, reference {expected}, but no differing move list found"
+            );
+        }
+    }
+}
+
+/// Descends along the first move whose subtree counts differ until the
+/// move lists themselves differ (then `compare` panics with the details).
+fn locate_divergence(pair: &mut Pair, spec: &str, depth: u32) {
+    let keys = pair.compare(spec);
+    if depth <= 1 {
+        return;
+    }
+    for key in keys {
+        let before = pair.reference.clone();
+        pair.play(&key);
+        let expected = pair.reference.perft(depth - 1);
+        let got = movegen::perft(&mut pair.fast, depth - 1);
+        if got != expected {
+            locate_divergence(pair, spec, depth - 1);
+            return;
+        }
+        pair.fast.unmake();
+        pair.reference = before;
+        pair.history.pop();
+    }
+}
+
+#[test]
+fn perft_chess() {
+    for spec in [
+        "chess",
+        "chess960:sp=0",
+        "chess960:sp=518",
+        "chess960:sp=959",
+    ] {
+        check_perft(spec, depth_of(spec));
+    }
+}
+
+/// Perft 2 from every Chess960 start position and perft 3 from every 20th.
+#[test]
+fn perft_chess960_all_starts() {
+    for sp in 0..960 {
+        check_perft(
+            &format!("chess960:sp={sp}"),
+            if sp % 20 == 0 { 3 } else { 2 },
+        );
+    }
+}
+
+#[test]
+fn perft_cylinder() {
+    check_perft("cylinder", depth_of("cylinder"));
+}
+
+#[test]
+fn perft_torus() {
+    check_perft("torus", depth_of("torus"));
+}
+
+#[test]
+fn perft_diamond_3d() {
+    for spec in [
+        "diamond:n=3,l=8",
+        "diamond:n=3,l=10",
+        "diamond:n=3,l=8,setup=8.3",
+        "diamond:n=3,l=10,setup=8.3",
+    ] {
+        check_perft(spec, depth_of(spec));
+    }
+}
+
+#[test]
+fn perft_diamond_4d_table_8_2() {
+    check_perft("diamond:n=4,l=8", depth_of("diamond:n=4,l=8"));
+}
+
+#[test]
+fn perft_diamond_4d_table_8_3() {
+    check_perft(
+        "diamond:n=4,l=8,setup=8.3",
+        depth_of("diamond:n=4,l=8,setup=8.3"),
+    );
+}
+
+#[test]
+fn perft_diamond_5d() {
+    check_perft(
+        "diamond:n=5,l=8,setup=8.3",
+        depth_of("diamond:n=5,l=8,setup=8.3"),
+    );
+}
+
+/// Perft 3 of the 5-D diamond: about half an hour for the reference.
+#[test]
+#[ignore]
+fn perft_diamond_5d_deep() {
+    check_perft("diamond:n=5,l=8,setup=8.3", 3);
+}
+
+#[test]
+fn perft_cylinder_diamond() {
+    check_perft(
+        "cylinder-diamond:n=3,l=8",
+        depth_of("cylinder-diamond:n=3,l=8"),
+    );
+}
+
+#[test]
+fn perft_cube() {
+    check_perft("cube", depth_of("cube"));
+}
+
+/// xorshift64*: a tiny seeded generator, so games are reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+/// Random games on `specs` (one picked per game): at every ply both engines
+/// must agree on placement, player to move and the legal move list. Half of
+/// the moves are drawn from the pawn, king and castling moves (when there
+/// are any) so that double steps, en passant, promotion and castling come up
+/// often. At the end of each game the fast engine unmakes every move and
+/// must be back at the start position with the start moves.
+fn playouts(specs: &[String], games: usize, max_plies: usize, seed: u64) {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    for game in 0..games {
+        let spec = &specs[rng.below(specs.len())];
+        let mut pair = Pair::start(spec);
+        let start_keys = pair.compare(spec);
+        let start_placement = pair.reference.placement();
+        for _ in 0..max_plies {
+            let keys = pair.compare(spec);
+            if keys.is_empty() {
+                break;
+            }
+            let special: Vec<&Key> = keys
+                .iter()
+                .filter(|k| {
+                    let cell = pair
+                        .reference
+                        .variant
+                        .cell(&to_coords(&k.0))
+                        .expect("on board");
+                    let kind = pair.reference.board[&cell].kind;
+                    k.3.is_some() || matches!(kind, Kind::Pawn(_) | Kind::King)
+                })
+                .collect();
+            let key = if !special.is_empty() && rng.below(2) == 0 {
+                special[rng.below(special.len())].clone()
+            } else {
+                keys[rng.below(keys.len())].clone()
+            };
+            pair.play(&key);
+        }
+        for _ in 0..pair.history.len() {
+            pair.fast.unmake();
+        }
+        let mut placement = pair.fast.placement();
+        placement.sort();
+        assert_eq!(
+            placement,
+            start_placement,
+            "{spec}: game {game} not undone by unmake\n{}",
+            pair.describe(spec)
+        );
+        let mut undone_keys: Vec<Key> = pair
+            .fast
+            .legal_moves()
+            .into_iter()
+            .map(|m| key_of(pair.fast.move_key(m)))
+            .collect();
+        undone_keys.sort();
+        assert_eq!(
+            undone_keys, start_keys,
+            "{spec}: start moves differ after unmaking game {game}"
+        );
+    }
+}
+
+fn to_coords(v: &[i32]) -> reference::Coords {
+    let mut c = [0; reference::MAX_DIM];
+    c[..v.len()].copy_from_slice(v);
+    c
+}
+
+fn one(spec: &str) -> Vec<String> {
+    vec![spec.to_string()]
+}
+
+#[test]
+fn playouts_chess() {
+    playouts(&one("chess"), 200, 120, 1);
+}
+
+#[test]
+fn playouts_chess960() {
+    let all: Vec<String> = (0..960).map(|sp| format!("chess960:sp={sp}")).collect();
+    playouts(&all, 300, 120, 2);
+}
+
+#[test]
+fn playouts_cylinder() {
+    playouts(&one("cylinder"), 200, 120, 3);
+}
+
+#[test]
+fn playouts_torus() {
+    playouts(&one("torus"), 200, 120, 4);
+}
+
+#[test]
+fn playouts_diamond_3d() {
+    playouts(&one("diamond:n=3,l=8"), 200, 100, 5);
+    playouts(&one("diamond:n=3,l=10"), 200, 100, 6);
+}
+
+#[test]
+fn playouts_diamond_3d_table_8_3() {
+    playouts(&one("diamond:n=3,l=8,setup=8.3"), 200, 100, 7);
+    playouts(&one("diamond:n=3,l=10,setup=8.3"), 200, 100, 8);
+}
+
+#[test]
+fn playouts_diamond_4d() {
+    playouts(&one("diamond:n=4,l=8"), 200, 80, 9);
+}
+
+#[test]
+fn playouts_diamond_4d_table_8_3() {
+    playouts(&one("diamond:n=4,l=8,setup=8.3"), 200, 80, 10);
+}
+
+#[test]
+fn playouts_diamond_5d() {
+    playouts(&one("diamond:n=5,l=8,setup=8.3"), 200, 40, 11);
+}
+
+#[test]
+fn playouts_cylinder_diamond() {
+    playouts(&one("cylinder-diamond:n=3,l=8"), 200, 100, 12);
+}
+
+#[test]
+fn playouts_cube() {
+    playouts(&one("cube"), 200, 150, 13);
+}
+
+/// Many more and longer games than the default run, for a soak.
+#[test]
+#[ignore]
+fn playouts_soak() {
+    for (i, (spec, _)) in VARIANTS.iter().enumerate() {
+        playouts(&one(spec), 2000, 200, 100 + i as u64);
+    }
+}
