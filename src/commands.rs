@@ -94,11 +94,24 @@ pub fn perft(
     let king_takes_rook = pos.king_takes_rook();
     let total = if depth == 0 {
         1
-    } else if threads == 1 && !divide {
+    } else if threads == 1 && !divide && depth < 5 {
         let mut p = pos.clone();
         movegen::perft(&mut p, depth)
     } else {
-        let results = movegen::perft_divide(&pos, depth, threads)
+        // Deep runs report each finished root move on stderr.
+        let roots = pos.legal_moves().len();
+        let finished = std::sync::atomic::AtomicUsize::new(0);
+        let progress = |m, n| {
+            if depth >= 5 {
+                let k = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                eprintln!(
+                    "perft: {k}/{roots} root moves done ({} {n}, {:.1} s)",
+                    pos.move_text(m, king_takes_rook),
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        };
+        let results = movegen::perft_divide_with_progress(&pos, depth, threads, progress)
             .map_err(|e| CommandError::Other(e.to_string()))?;
         let mut lines: Vec<(String, u64)> = results
             .iter()
@@ -436,7 +449,7 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
         .map_err(io)?;
         pos.make(m);
         ply += 1;
-        if args.board_every > 0 && ply % (args.board_every * players as u32) == 0 {
+        if args.board_every > 0 && ply.is_multiple_of(args.board_every * players as u32) {
             write!(out, "{}", notation::diagram(&pos)).map_err(io)?;
         }
     };
@@ -478,7 +491,7 @@ pub const BENCH_POSITIONS: &[(&str, &str, i32)] = &[
 ];
 
 /// Default depth of `ndchess bench`.
-pub const BENCH_DEPTH: u32 = 9;
+pub const BENCH_DEPTH: u32 = 11;
 
 /// Result of `ndchess bench`.
 #[derive(Clone, Debug, PartialEq)]

@@ -430,12 +430,14 @@ impl Evaluator {
         b
     }
 
+    // Player indices address several per-player arrays at once.
+    #[allow(clippy::needless_range_loop)]
     fn run(
         &self,
         pos: &Position,
         s: &mut EvalScratch,
         root: usize,
-        mut out: Option<&mut Breakdown>,
+        out: Option<&mut Breakdown>,
     ) -> i32 {
         let v = &*self.variant;
         let g = &v.geometry;
@@ -552,7 +554,7 @@ impl Evaluator {
         if cfg.tempo {
             total += TEMPO_CP;
         }
-        if let Some(b) = out.as_deref_mut() {
+        if let Some(b) = out {
             b.material = material[..players].to_vec();
             b.mobility = mob[..players].to_vec();
             b.pawn_progress = progress[..players].to_vec();
@@ -635,11 +637,12 @@ impl Evaluator {
                     .filter(|&x| x > 0)
                     .min()
                     .unwrap_or(100);
-                if pawns[q] == 0 && ahead >= minor * 2 {
-                    if let Some(kq) = pos.royal_cell(q) {
-                        let dist = self.king_distance(k, kq);
-                        out[p] += (self.max_king_distance - dist) * KING_PROXIMITY_CP;
-                    }
+                if pawns[q] == 0
+                    && ahead >= minor * 2
+                    && let Some(kq) = pos.royal_cell(q)
+                {
+                    let dist = self.king_distance(k, kq);
+                    out[p] += (self.max_king_distance - dist) * KING_PROXIMITY_CP;
                 }
             }
         }

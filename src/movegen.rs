@@ -580,6 +580,17 @@ pub fn perft_divide(
     depth: u32,
     threads: usize,
 ) -> Result<Vec<(Move, u64)>, rayon::ThreadPoolBuildError> {
+    perft_divide_with_progress(pos, depth, threads, |_, _| {})
+}
+
+/// [`perft_divide`], calling `done(move, count)` as each root move finishes
+/// (from the worker threads), so long runs can report progress.
+pub fn perft_divide_with_progress(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    done: impl Fn(Move, u64) + Sync,
+) -> Result<Vec<(Move, u64)>, rayon::ThreadPoolBuildError> {
     let moves = pos.legal_moves();
     if depth <= 1 {
         return Ok(moves.into_iter().map(|m| (m, 1)).collect());
@@ -593,7 +604,9 @@ pub fn perft_divide(
             .map(|&m| {
                 let mut p = pos.clone();
                 p.make(m);
-                (m, perft(&mut p, depth - 1))
+                let n = perft(&mut p, depth - 1);
+                done(m, n);
+                (m, n)
             })
             .collect()
     }))

@@ -199,8 +199,8 @@ fn chess960_start_positions_match_variants() {
     }
 }
 
-/// All 960 start positions to depth 4 (about 2 * 10^8 nodes; ~5 s in
-/// release on 2 cores). Debug builds stop at depth 3 to keep `cargo test`
+/// All 960 start positions to depth 4 (about 2 * 10^8 nodes; a few seconds
+/// in release on 2 cores). Debug builds stop at depth 3 to keep `cargo test`
 /// usable; CI runs the release build.
 #[test]
 fn chess960_start_positions_to_depth_4() {
@@ -243,7 +243,7 @@ fn deep_node_limit() -> u64 {
 /// Every published count deeper than 4 of the three small suites, up to
 /// [`deep_node_limit`] nodes per count (about 8 * 10^8 nodes in all).
 #[test]
-#[ignore = "deep perft: ~30 s in release on 2 cores"]
+#[ignore = "deep perft: ~5 s in release on 2 cores; --nocapture shows progress"]
 fn deep_small_suites() {
     let limit = deep_node_limit();
     let mut failures = Vec::new();
@@ -266,7 +266,7 @@ fn deep_small_suites() {
 /// All 960 start positions at depth `NDCHESS_PERFT960_DEPTH` (default 5,
 /// about 4.8 * 10^9 nodes; 6 is about 1.2 * 10^11).
 #[test]
-#[ignore = "deep perft: minutes in release on 2 cores"]
+#[ignore = "deep perft: ~1 min in release on 2 cores at depth 5; --nocapture shows progress"]
 fn deep_chess960_start_positions() {
     let depth: u32 = std::env::var("NDCHESS_PERFT960_DEPTH")
         .ok()

@@ -15,7 +15,9 @@ mod reference;
 use ndchess::movegen;
 use ndchess::position::{MoveKey, Position as FastPosition};
 use ndchess::variant::Variant as FastVariant;
-use reference::{Key, Kind, Position as RefPosition, Variant as RefVariant};
+use reference::{
+    Key, Kind, Move as RefMove, Position as RefPosition, Special, Variant as RefVariant,
+};
 use std::collections::BTreeSet;
 
 /// Both engines' view of one game, kept in step.
@@ -88,8 +90,8 @@ impl Pair {
     }
 
     /// Compares placement, player to move and the sorted legal move lists
-    /// (duplicates included), returning the reference's keys.
-    fn compare(&self, spec: &str) -> Vec<Key> {
+    /// (duplicates included), returning the reference's keys and moves.
+    fn compare(&self, spec: &str) -> Vec<(Key, RefMove)> {
         let mut fast_placement = self.fast.placement();
         fast_placement.sort();
         assert_eq!(
@@ -105,7 +107,14 @@ impl Pair {
             self.describe(spec)
         );
         let fast = self.fast_keys();
-        let reference = self.reference.legal_keys();
+        let mut moves: Vec<(Key, RefMove)> = self
+            .reference
+            .legal_moves()
+            .into_iter()
+            .map(|m| (self.reference.key(&m), m))
+            .collect();
+        moves.sort();
+        let reference: Vec<Key> = moves.iter().map(|(k, _)| k.clone()).collect();
         if fast != reference {
             let fast_set: BTreeSet<&Key> = fast.iter().collect();
             let ref_set: BTreeSet<&Key> = reference.iter().collect();
@@ -120,25 +129,19 @@ impl Pair {
                 reference.len()
             );
         }
-        reference
+        moves
     }
 
-    /// Plays the move with this key on both sides.
-    fn play(&mut self, key: &Key) {
+    /// Plays a move (one returned by `compare`) on both sides.
+    fn play(&mut self, (key, ref_move): &(Key, RefMove)) {
         let fast_move = self
             .fast
             .legal_moves()
             .into_iter()
             .find(|&m| key_of(self.fast.move_key(m)) == *key)
             .expect("move present in the fast engine");
-        let ref_move = self
-            .reference
-            .legal_moves()
-            .into_iter()
-            .find(|m| self.reference.key(m) == *key)
-            .expect("move present in the reference");
         self.fast.make(fast_move);
-        self.reference.make(ref_move);
+        self.reference.make(*ref_move);
         self.history.push(key.clone());
     }
 }
@@ -203,13 +206,13 @@ fn check_perft(spec: &str, depth: u32) {
 /// Descends along the first move whose subtree counts differ until the
 /// move lists themselves differ (then `compare` panics with the details).
 fn locate_divergence(pair: &mut Pair, spec: &str, depth: u32) {
-    let keys = pair.compare(spec);
+    let moves = pair.compare(spec);
     if depth <= 1 {
         return;
     }
-    for key in keys {
+    for played in moves {
         let before = pair.reference.clone();
-        pair.play(&key);
+        pair.play(&played);
         let expected = pair.reference.perft(depth - 1);
         let got = movegen::perft(&mut pair.fast, depth - 1);
         if got != expected {
@@ -328,34 +331,43 @@ impl Rng {
 /// must be back at the start position with the start moves.
 fn playouts(specs: &[String], games: usize, max_plies: usize, seed: u64) {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    // How many compared positions offered each special rule, printed with
+    // `--nocapture` to show what the games exercised.
+    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
     for game in 0..games {
         let spec = &specs[rng.below(specs.len())];
         let mut pair = Pair::start(spec);
-        let start_keys = pair.compare(spec);
+        let start_keys: Vec<Key> = pair.compare(spec).into_iter().map(|(k, _)| k).collect();
         let start_placement = pair.reference.placement();
         for _ in 0..max_plies {
-            let keys = pair.compare(spec);
-            if keys.is_empty() {
+            let moves = pair.compare(spec);
+            *seen.entry("positions").or_default() += 1;
+            if moves.is_empty() {
+                *seen.entry("no legal move (game over)").or_default() += 1;
                 break;
             }
-            let special: Vec<&Key> = keys
+            let kinds: BTreeSet<&str> = moves
                 .iter()
-                .filter(|k| {
-                    let cell = pair
-                        .reference
-                        .variant
-                        .cell(&to_coords(&k.0))
-                        .expect("on board");
-                    let kind = pair.reference.board[&cell].kind;
-                    k.3.is_some() || matches!(kind, Kind::Pawn(_) | Kind::King)
+                .map(|(_, m)| rule_used(&pair.reference, m))
+                .collect();
+            for kind in kinds {
+                *seen.entry(kind).or_default() += 1;
+            }
+            let special: Vec<&(Key, RefMove)> = moves
+                .iter()
+                .filter(|(_, m)| {
+                    matches!(
+                        pair.reference.board[&m.from].kind,
+                        Kind::Pawn(_) | Kind::King
+                    )
                 })
                 .collect();
-            let key = if !special.is_empty() && rng.below(2) == 0 {
+            let chosen = if !special.is_empty() && rng.below(2) == 0 {
                 special[rng.below(special.len())].clone()
             } else {
-                keys[rng.below(keys.len())].clone()
+                moves[rng.below(moves.len())].clone()
             };
-            pair.play(&key);
+            pair.play(&chosen);
         }
         for _ in 0..pair.history.len() {
             pair.fast.unmake();
@@ -380,12 +392,31 @@ fn playouts(specs: &[String], games: usize, max_plies: usize, seed: u64) {
             "{spec}: start moves differ after unmaking game {game}"
         );
     }
+    let more = if specs.len() > 1 { " etc." } else { "" };
+    println!("{}{more}: positions offering each rule: {seen:?}", specs[0]);
 }
 
-fn to_coords(v: &[i32]) -> reference::Coords {
-    let mut c = [0; reference::MAX_DIM];
-    c[..v.len()].copy_from_slice(v);
-    c
+/// Which special rule a move uses, for the coverage statistics.
+fn rule_used(pos: &RefPosition, m: &RefMove) -> &'static str {
+    let v = &pos.variant;
+    match m.special {
+        _ if m.promotion.is_some() => "promotion",
+        Special::DoubleStep { .. } => "double step",
+        Special::EnPassant { .. } => "en passant",
+        Special::Castle { rook_from, rook_to } => {
+            // Round the back: the rook ends on the other side of the king's
+            // file than it started (cylinder and torus only).
+            let king_file = v.coords(m.from)[1];
+            let (from_file, to_file) = (v.coords(rook_from)[1], v.coords(rook_to)[1]);
+            let wraps = v.castling == reference::Castling::Wrap;
+            if !wraps || (from_file < king_file) == (to_file < king_file) {
+                "castling"
+            } else {
+                "castling round the back"
+            }
+        }
+        Special::None => "ordinary",
+    }
 }
 
 fn one(spec: &str) -> Vec<String> {
@@ -437,7 +468,7 @@ fn playouts_diamond_4d_table_8_3() {
 
 #[test]
 fn playouts_diamond_5d() {
-    playouts(&one("diamond:n=5,l=8,setup=8.3"), 200, 40, 11);
+    playouts(&one("diamond:n=5,l=8,setup=8.3"), 200, 30, 11);
 }
 
 #[test]
@@ -450,11 +481,21 @@ fn playouts_cube() {
     playouts(&one("cube"), 200, 150, 13);
 }
 
-/// Many more and longer games than the default run, for a soak.
+/// Many more and longer games than the default run, for a soak (hours in
+/// total; 4-D and 5-D boards get fewer games). `REF_SPEC` picks one variant.
 #[test]
 #[ignore]
 fn playouts_soak() {
+    let only = std::env::var("REF_SPEC").ok();
     for (i, (spec, _)) in VARIANTS.iter().enumerate() {
-        playouts(&one(spec), 2000, 200, 100 + i as u64);
+        if only.as_deref().is_some_and(|o| o != *spec) {
+            continue;
+        }
+        let games = if spec.contains("n=4") || spec.contains("n=5") {
+            300
+        } else {
+            2000
+        };
+        playouts(&one(spec), games, 200, 100 + i as u64);
     }
 }

@@ -51,7 +51,7 @@ fn epd_line(line: &str) -> (String, Vec<(u32, u64)>) {
 }
 
 fn epd_lines(file: &str) -> Vec<(String, Vec<(u32, u64)>)> {
-    let path = format!("{}/../shared/perft/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/perft/{file}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{path}: {e}"))
         .lines()
@@ -61,7 +61,7 @@ fn epd_lines(file: &str) -> Vec<(String, Vec<(u32, u64)>)> {
 }
 
 /// Published start-position perft of classical chess (chessprogramming wiki
-/// "Perft Results", also `shared/perft/standard.epd`).
+/// "Perft Results", also `perft/standard.epd`).
 #[test]
 fn chess_start_perft_matches_published() {
     let pos = Position::start(&variant("chess"));
@@ -70,7 +70,7 @@ fn chess_start_perft_matches_published() {
     }
 }
 
-/// The published classical test positions (`shared/perft/standard.epd`),
+/// The published classical test positions (`perft/standard.epd`),
 /// covering castling, en passant, promotion and pins, to depth 3.
 #[test]
 fn chess_published_positions() {
@@ -87,7 +87,7 @@ fn chess_published_positions() {
 }
 
 /// Published Chess960 positions with awkward castlings
-/// (`shared/perft/tricky-chess960.epd`), to depth 3.
+/// (`perft/tricky-chess960.epd`), to depth 3.
 #[test]
 fn chess960_tricky_positions() {
     let v = variant("chess960:sp=518");
@@ -100,7 +100,7 @@ fn chess960_tricky_positions() {
 }
 
 /// The Scharnagl numbering agrees with the published table of all 960
-/// start positions (`shared/perft/chess960-start.epd`, line k = position k),
+/// start positions (`perft/chess960-start.epd`, line k = position k),
 /// and so do perft 1 and 2 from each (perft 3 from every 37th).
 #[test]
 fn chess960_numbering_and_perft_match_published() {

@@ -20,7 +20,11 @@ const ENDGAMES: &[(&str, &str, u32)] = &[
     // "König und zwei Türme gegen König": 14. Ta4d matt.
     ("K+2R", "4/4/4/R1KR|4/4/4/4|4/4/4/4|1k2/4/4/4 w - - 0 1", 14),
     // "König, Turm und Läufer gegen König": 13. Ta1d matt.
-    ("K+R+B", "4/4/4/R1K1|4/4/4/2B1|4/4/4/4|1k2/4/4/4 w - - 0 1", 13),
+    (
+        "K+R+B",
+        "4/4/4/R1K1|4/4/4/2B1|4/4/4/4|1k2/4/4/4 w - - 0 1",
+        13,
+    ),
 ];
 
 /// Plays the endgame; returns the number of White moves to mate, or the
@@ -60,8 +64,13 @@ fn play(text: &str, attacker: &Limits, defender: &Limits, max_moves: u32) -> Res
 #[test]
 fn cube_endgames_mate_within_the_seed_count_plus_ten() {
     for &(name, text, seed) in ENDGAMES {
-        let got = play(text, &Limits::nodes(400_000), &Limits::nodes(200_000), seed + 10)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let got = play(
+            text,
+            &Limits::nodes(400_000),
+            &Limits::nodes(200_000),
+            seed + 10,
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(got <= seed + 10, "{name}: {got} moves");
         eprintln!("{name}: mate in {got} moves (seed {seed})");
     }

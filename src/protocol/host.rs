@@ -161,7 +161,13 @@ impl EngineHost {
 
     /// Starts a perft count split by root move over `threads` threads; a
     /// stop ends it between root moves.
-    pub fn perft(&mut self, pos: Position, depth: u32, threads: usize, report: PerftReporter) -> bool {
+    pub fn perft(
+        &mut self,
+        pos: Position,
+        depth: u32,
+        threads: usize,
+        report: PerftReporter,
+    ) -> bool {
         let control = Arc::new(SearchControl::new());
         self.control = control.clone();
         self.busy.fetch_add(1, Ordering::SeqCst);
@@ -294,10 +300,9 @@ fn engine_thread(options: EngineOptions, rx: Receiver<Job>, busy: Arc<AtomicUsiz
                 report(match r {
                     Ok(Some(v)) => PerftOutcome::Done(v),
                     Ok(None) => PerftOutcome::Stopped,
-                    Err(p) => PerftOutcome::Failed(format!(
-                        "perft failed: {}",
-                        panic_text(p.as_ref())
-                    )),
+                    Err(p) => {
+                        PerftOutcome::Failed(format!("perft failed: {}", panic_text(p.as_ref())))
+                    }
                 });
                 busy.fetch_sub(1, Ordering::SeqCst);
             }

@@ -218,11 +218,7 @@ pub enum OptionEffect {
 pub fn variant_spec(s: &Settings) -> String {
     match s.variant.as_str() {
         "chess960" if s.chess960_number >= 0 => format!("chess960:sp={}", s.chess960_number),
-        "cylinder" | "torus" => format!(
-            "{}:wrapcastling={}",
-            s.variant,
-            u8::from(s.wrap_castling)
-        ),
+        "cylinder" | "torus" => format!("{}:wrapcastling={}", s.variant, u8::from(s.wrap_castling)),
         "diamond" | "cylinder-diamond" => {
             let mut spec = format!("{}:n={},l={}", s.variant, s.dimension, s.edge_length);
             if s.diamond_setup != "auto" {

@@ -413,7 +413,12 @@ fn line_text(root: &Position, moves: &[crate::position::Move], king_takes_rook: 
 }
 
 /// The `info` line of a search report (moves from `root`).
-pub fn info_line(info: &SearchInfo, root: &Position, king_takes_rook: bool, show_wdl: bool) -> String {
+pub fn info_line(
+    info: &SearchInfo,
+    root: &Position,
+    king_takes_rook: bool,
+    show_wdl: bool,
+) -> String {
     if let Some((m, n)) = info.currmove {
         return format!(
             "info depth {} currmove {} currmovenumber {}",

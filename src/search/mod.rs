@@ -40,6 +40,11 @@ pub use tt::TranspositionTable;
 use score::{INFINITE, MAX_PLY};
 use worker::{MainDuties, Shared, Worker};
 
+/// Reversible plies (since the last capture or pawn move) during which the
+/// engine, having a stalemate win in hand, keeps hunting for mate; after
+/// them it takes the ¾ point (K+R against K, which cannot mate, ends so).
+pub const HUNT_PLIES: usize = 60;
+
 /// Deepest iteration a search starts.
 pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
 
@@ -208,7 +213,7 @@ impl Engine {
             let mut scores = Vec::new();
             ordering::score_moves(pos, &eval, &h, 0, tt_move, &legal, &mut scores);
             let mut pairs: Vec<(i32, Move)> = scores.into_iter().zip(legal).collect();
-            pairs.sort_by(|a, b| b.0.cmp(&a.0));
+            pairs.sort_by_key(|p| std::cmp::Reverse(p.0));
             legal = pairs.into_iter().map(|p| p.1).collect();
         }
 
@@ -233,8 +238,13 @@ impl Engine {
             limits,
             start,
         };
+        // A mate hunt may follow a found stalemate win, for a while: after
+        // HUNT_PLIES reversible plies the ¾ point is taken.
+        let hunt_allowed = v.rules.stalemate == StalemateRule::StalematedLoses
+            && (pos.halfmove_clock() as usize) < HUNT_PLIES;
         for w in &mut self.workers {
             w.prepare(pos, &legal);
+            w.hunt_allowed = hunt_allowed && w.id == 0;
         }
         let (main_worker, helpers) = self
             .workers
@@ -253,6 +263,9 @@ impl Engine {
                 best_changes: 0.0,
             };
             main_worker.iterate(&shared, Some(&mut duties), max_depth);
+            if main_worker.wants_hunt() {
+                main_worker.hunt(&shared, Some(&mut duties), max_depth);
+            }
             // UCI: no best move while pondering or in infinite mode until
             // told; the finished search waits for the stop (or ponder hit).
             Self::wait_while_unbounded(limits, control);

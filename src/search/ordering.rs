@@ -175,7 +175,7 @@ pub fn pick(moves: &mut [Move], scores: &mut [i32], i: usize, buf: &mut Vec<(i32
     } else if i == SELECT_FIRST {
         buf.clear();
         buf.extend(scores[i..].iter().copied().zip(moves[i..].iter().copied()));
-        buf.sort_by(|a, b| b.0.cmp(&a.0));
+        buf.sort_by_key(|p| std::cmp::Reverse(p.0));
         for (k, &(s, m)) in buf.iter().enumerate() {
             scores[i + k] = s;
             moves[i + k] = m;

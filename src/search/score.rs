@@ -4,8 +4,12 @@
 //! Internally a score is an `i32` from the point of view of the player to
 //! move, in three bands:
 //! - `|v| <= EVAL_LIMIT` (100,000): material and position, centipawn-like;
-//! - `STALEMATE_WIN - MAX_PLY < |v| <= STALEMATE_WIN` (200,000): the
-//!   stalemated side loses (Schach hoch 3), `200,000 − plies` to the win;
+//! - `STALEMATE_WIN_BOUND < |v| <= STALEMATE_WIN` (200,000): the
+//!   stalemated side loses (Schach hoch 3): `200,000 − 256·m − plies`, where
+//!   `m` counts the winner's pieces missing from 15 when the stalemate
+//!   falls. Among stalemate wins the search prefers the one that keeps the
+//!   most material (and so the best chance of the full point by mate), then
+//!   the quickest: it never gives away a piece for a quicker ¾ point;
 //! - `MATE - MAX_PLY < |v| <= MATE` (300,000): checkmate, `300,000 − plies`.
 //!
 //! [`Score`] is the public form, counted in moves like UCI's `mate`.
@@ -24,8 +28,12 @@ pub const MATE: i32 = 300_000;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Stalemate win at the root.
 pub const STALEMATE_WIN: i32 = 200_000;
+/// Width of one material step inside the stalemate-win band.
+pub const STALEMATE_STEP: i32 = 256;
+/// Pieces of the winner counted in the stalemate-win band.
+pub const STALEMATE_PIECES: u32 = 15;
 /// Scores above this (and below [`MATE_BOUND`]) are stalemate wins.
-pub const STALEMATE_WIN_BOUND: i32 = STALEMATE_WIN - MAX_PLY as i32;
+pub const STALEMATE_WIN_BOUND: i32 = STALEMATE_WIN - STALEMATE_STEP * (STALEMATE_PIECES as i32 + 1);
 /// A draw.
 pub const DRAW: i32 = 0;
 
@@ -37,10 +45,12 @@ pub fn mated_in(ply: usize) -> i32 {
     -MATE + ply as i32
 }
 
-/// Score of being stalemated (and so losing) `ply` plies from the root.
+/// Score of being stalemated (and so losing) `ply` plies from the root,
+/// the winner having `winner_pieces` pieces besides its king.
 #[inline]
-pub fn stalemated_in(ply: usize) -> i32 {
-    -STALEMATE_WIN + ply as i32
+pub fn stalemated_in(ply: usize, winner_pieces: u32) -> i32 {
+    let missing = STALEMATE_PIECES - winner_pieces.min(STALEMATE_PIECES);
+    -STALEMATE_WIN + STALEMATE_STEP * missing as i32 + ply as i32
 }
 
 /// Whether `v` is a mate or stalemate-win score (a proven result).
@@ -96,9 +106,9 @@ impl Score {
         } else if v < -MATE_BOUND {
             Score::Mate(-(MATE + v) / 2)
         } else if v > STALEMATE_WIN_BOUND {
-            Score::StalemateWin((STALEMATE_WIN - v + 1) / 2)
+            Score::StalemateWin(((STALEMATE_WIN - v) % STALEMATE_STEP + 1) / 2)
         } else if v < -STALEMATE_WIN_BOUND {
-            Score::StalemateWin(-(STALEMATE_WIN + v) / 2)
+            Score::StalemateWin(-((STALEMATE_WIN + v) % STALEMATE_STEP) / 2)
         } else {
             Score::Cp(v)
         }
@@ -159,9 +169,16 @@ mod tests {
             Score::StalemateWin(3)
         );
         assert_eq!(
-            Score::from_internal(stalemated_in(4)),
+            Score::from_internal(stalemated_in(4, 15)),
             Score::StalemateWin(-2)
         );
+        assert_eq!(
+            Score::from_internal(stalemated_in(4, 1)),
+            Score::StalemateWin(-2)
+        );
+        // More material left for the winner is better for it.
+        assert!(stalemated_in(9, 3) < stalemated_in(3, 2));
+        assert!(-stalemated_in(9, 1) < MATE_BOUND && -stalemated_in(9, 0) > STALEMATE_WIN_BOUND);
         assert_eq!(Score::from_internal(123), Score::Cp(123));
         assert_eq!(Score::StalemateWin(3).uci(), "cp 199995");
         assert_eq!(Score::StalemateWin(-2).uci(), "cp -199996");

@@ -7,7 +7,7 @@
 //! at which the search is stopped mid-iteration. The maximum never exceeds
 //! the time left minus the overhead, so the engine never loses on time as
 //! long as its stop checks run often (every node checks the stop flag,
-//! every 256 nodes the clock).
+//! every 16 nodes the clock).
 
 use std::time::{Duration, Instant};
 

@@ -97,7 +97,7 @@ fn pack(mv: Option<MoveCode>, depth: i32, bound: Bound, age: u8) -> u64 {
 }
 
 fn unpack(d1: u64, d2: u64) -> TtEntry {
-    let mv = (d1 >> 38 & 1 == 1).then(|| MoveCode {
+    let mv = (d1 >> 38 & 1 == 1).then_some(MoveCode {
         from: d1 as u16,
         to: (d1 >> 16) as u16,
         promotion: (d1 >> 32 & 31) as u8,

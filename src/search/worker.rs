@@ -27,6 +27,10 @@ use super::score::{
 use super::time::TimeManager;
 use super::tt::{MoveCode, NO_EVAL, TranspositionTable};
 
+/// Depth the normal search reaches before a mate hunt starts (the depth
+/// at which root moves are checked to keep the stalemate win).
+const HUNT_MIN_DEPTH: u32 = 8;
+
 /// What every thread of one search shares.
 pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
@@ -79,6 +83,14 @@ pub(crate) struct Worker {
     pub root_moves: Vec<RootMove>,
     pub completed_depth: u32,
     stopped: bool,
+    /// Mate hunt (see [`Worker::keeps`]): a stalemate win of the root's
+    /// side is already banked, so delivering one counts as a draw and the
+    /// search plays for mate; results go to a separate part of the table.
+    pub hunt: bool,
+    /// Whether a mate hunt may follow a found stalemate win.
+    pub hunt_allowed: bool,
+    /// The stalemate-win score banked before a hunt.
+    banked: i32,
     root_depth: i32,
     root_player: usize,
     /// Paranoid sides: `side[p]` is whether player `p` is on the root's
@@ -124,6 +136,9 @@ impl Worker {
             root_moves: Vec::new(),
             completed_depth: 0,
             stopped: false,
+            hunt: false,
+            hunt_allowed: false,
+            banked: 0,
             root_depth: 0,
             root_player: 0,
             side: [false; MAX_PLAYERS],
@@ -145,6 +160,8 @@ impl Worker {
             self.side[p] = p == self.root_player || !v.enemies(p, self.root_player);
         }
         self.pos = Some(pos.clone());
+        self.hunt = false;
+        self.hunt_allowed = false;
         self.nodes = 0;
         self.seldepth = 0;
         self.completed_depth = 0;
@@ -213,15 +230,19 @@ impl Worker {
         }
         if self.nodes & 255 == 0 {
             sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
-            if let Some(m) = main.as_deref_mut() {
-                if m.pondering && !sh.control.pondering_now() {
-                    m.pondering = false;
-                    m.tm.restart(Instant::now());
-                }
-                if !m.pondering && m.tm.out_of_time() {
-                    self.stopped = true;
-                    return true;
-                }
+        }
+        // The clock every 16 nodes: on the largest boards a node costs up to
+        // a millisecond, and the engine must never overrun its time.
+        if self.nodes & 15 == 0
+            && let Some(m) = main.as_deref_mut()
+        {
+            if m.pondering && !sh.control.pondering_now() {
+                m.pondering = false;
+                m.tm.restart(Instant::now());
+            }
+            if !m.pondering && m.tm.out_of_time() {
+                self.stopped = true;
+                return true;
             }
         }
         false
@@ -267,9 +288,65 @@ impl Worker {
         } else {
             match pos.variant().rules.stalemate {
                 StalemateRule::Draw => DRAW,
-                StalemateRule::StalematedLoses => stalemated_in(ply),
+                StalemateRule::StalematedLoses => {
+                    // The winner: the (first) enemy of the stalemated side.
+                    let v = pos.variant();
+                    let loser = pos.to_move();
+                    let winner = (0..v.players.len())
+                        .find(|&p| v.enemies(p, loser))
+                        .unwrap_or(loser);
+                    if self.hunt && self.side[winner] {
+                        return DRAW;
+                    }
+                    let royal = v.royal_kind;
+                    let pieces = pos
+                        .player_cells(winner)
+                        .filter(|&c| Some(crate::variant::piece_kind(pos.piece_at(c))) != royal)
+                        .count() as u32;
+                    stalemated_in(ply, pieces)
+                }
             }
         }
+    }
+
+    /// The table key of the current position (mate-hunt results are kept
+    /// apart from normal ones).
+    #[inline]
+    fn tt_key(&mut self) -> u64 {
+        const HUNT_KEY: u64 = 0x6A09_E667_F3BC_C908;
+        let h = self.pos().hash();
+        if self.hunt { h ^ HUNT_KEY } else { h }
+    }
+
+    /// Whether root move `m` keeps a score above `bound` at `depth` (a
+    /// null-window search in normal mode).
+    fn keeps(
+        &mut self,
+        sh: &Shared,
+        main: &mut Option<&mut MainDuties>,
+        m: Move,
+        bound: i32,
+        depth: i32,
+    ) -> bool {
+        let hunt = std::mem::replace(&mut self.hunt, false);
+        let us = self.pos().to_move();
+        self.pos().make(m);
+        let flip = self.flips(us);
+        let v = self.child(
+            sh,
+            main,
+            flip,
+            bound,
+            bound + 1,
+            depth - 1,
+            1,
+            false,
+            true,
+            true,
+        );
+        self.pos().unmake();
+        self.hunt = hunt;
+        !self.stopped && v > bound
     }
 
     #[inline]
@@ -371,7 +448,7 @@ impl Worker {
         if alpha >= beta {
             return alpha;
         }
-        let hash = self.pos().hash();
+        let hash = self.tt_key();
         let tte = sh.tt.probe(hash);
         let tt_move = tte.and_then(|e| e.mv);
         if let Some(e) = tte
@@ -711,7 +788,7 @@ impl Worker {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(sh);
         }
-        let hash = self.pos().hash();
+        let hash = self.tt_key();
         let tte = sh.tt.probe(hash);
         if let Some(e) = tte
             && !pv_node
@@ -924,17 +1001,22 @@ impl Worker {
             }
         }
         // Stable: unsearched moves (-INFINITE) keep their order.
-        self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+        self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
         best
     }
 
     fn report(&self, sh: &Shared, main: &mut MainDuties, depth: u32, pv_idx: usize) {
         let rm = &self.root_moves[pv_idx];
-        let (score, bound) = if rm.score == -INFINITE {
+        let (mut score, mut bound) = if rm.score == -INFINITE {
             (rm.prev_score, Bound::Exact)
         } else {
             (rm.score, rm.bound)
         };
+        if self.hunt && score <= MATE_BOUND {
+            // No mate found yet: the banked stalemate win is the value.
+            score = self.banked;
+            bound = Bound::Exact;
+        }
         let nodes = self.total_nodes(sh);
         let time = sh.start.elapsed();
         let info = SearchInfo {
@@ -962,7 +1044,78 @@ impl Worker {
         const SIZE: [u32; 8] = [1, 1, 2, 2, 2, 2, 3, 3];
         const PHASE: [u32; 8] = [0, 1, 0, 1, 2, 3, 0, 1];
         let i = (self.id - 1) % 8;
-        (depth + PHASE[i]) / SIZE[i] % 2 != 0
+        !((depth + PHASE[i]) / SIZE[i]).is_multiple_of(2)
+    }
+
+    /// Whether the last iteration found a stalemate win (not a mate) for
+    /// the root side, so that a mate hunt should follow.
+    pub fn wants_hunt(&self) -> bool {
+        let score = self.root_moves.first().map_or(-INFINITE, |r| r.prev_score);
+        self.hunt_allowed
+            && !self.hunt
+            && !self.stopped
+            && self.completed_depth > 0
+            && score > STALEMATE_WIN_BOUND
+            && score <= MATE_BOUND
+    }
+
+    /// The mate hunt, after a stalemate win was found: the ¾ point is
+    /// banked, and the search now plays for mate, among the root moves that
+    /// keep a forced stalemate win (each checked by a null-window search at
+    /// the last completed depth), with delivering a stalemate counted as a
+    /// draw, so that the choice falls to mates and then to the evaluation
+    /// (the defending king's confinement). Returns whether the hunt's move
+    /// replaced the stalemate-win move.
+    pub fn hunt(&mut self, sh: &Shared, mut main: Option<&mut MainDuties>, max_depth: u32) -> bool {
+        let depth = self.completed_depth as i32;
+        let best = self.root_moves[0].clone();
+        let mut safe = vec![best.mv];
+        let candidates: Vec<Move> = self.root_moves[1..].iter().map(|r| r.mv).collect();
+        for m in candidates {
+            if self.keeps(sh, &mut main, m, STALEMATE_WIN_BOUND, depth) {
+                safe.push(m);
+            }
+            if self.stopped {
+                return false;
+            }
+        }
+        if safe.len() == 1 {
+            return false;
+        }
+        let saved = std::mem::replace(
+            &mut self.root_moves,
+            safe.iter()
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INFINITE,
+                    prev_score: -INFINITE,
+                    pv: vec![mv],
+                    seldepth: 0,
+                    bound: Bound::Upper,
+                })
+                .collect(),
+        );
+        let saved_depth = self.completed_depth;
+        self.banked = best.prev_score;
+        self.hunt = true;
+        self.completed_depth = 0;
+        if let Some(md) = main.as_deref_mut() {
+            md.last_best = None;
+            md.best_changes = 0.0;
+        }
+        self.iterate(sh, main, max_depth);
+        self.hunt = false;
+        if self.completed_depth == 0 {
+            self.root_moves = saved;
+            self.completed_depth = saved_depth;
+            return false;
+        }
+        let top = &mut self.root_moves[0];
+        if top.prev_score <= MATE_BOUND {
+            top.prev_score = self.banked;
+            top.pv.truncate(1);
+        }
+        true
     }
 
     /// Iterative deepening until a limit or a stop.
@@ -1006,7 +1159,7 @@ impl Worker {
                     }
                 }
                 // Keep the lines found so far in order.
-                self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
                 if self.stopped {
                     break;
                 }
@@ -1044,6 +1197,11 @@ impl Worker {
                 break;
             }
             if !md.pondering && !md.tm.may_continue(1.0 + md.best_changes) {
+                break;
+            }
+            if self.wants_hunt() && depth >= HUNT_MIN_DEPTH {
+                // Deep enough to tell which moves keep the stalemate win:
+                // leave the rest of the time to the mate hunt.
                 break;
             }
             if sh.control.stopped() || sh.abort.load(Ordering::Relaxed) {

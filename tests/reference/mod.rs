@@ -9,16 +9,22 @@
 //! - a cell is a flat index into the bounding box, and every step recomputes
 //!   the coordinates, adds the offset (modulo the edge on wrapping axes) and
 //!   checks the cell shape;
-//! - pieces live in a `BTreeMap` from cell to piece, so a position is cheap to
+//! - pieces live in a sorted list of (cell, piece), so a position is cheap to
 //!   clone and legality is tested the dumb way: play the move on a copy and ask
 //!   every enemy piece whether it attacks the mover's king;
 //! - moves are collected in a `BTreeSet`, so the same (from, to, promotion)
 //!   reached along two rays of a wrapping board is one move (RULES §1).
 //!
-//! The only derived data kept in a [`Variant`] are the direction and leap
-//! vectors of each piece kind, computed from their definitions in RULES §1 and
-//! §2.10, and the start position with the cells it implies (pawn start cells,
-//! promotion cells, castling rooks).
+//! The only derived data kept in a [`Variant`] are the coordinates of each
+//! flat index (division is slow), the direction and leap vectors of each piece
+//! kind, computed from their definitions in RULES §1 and §2.10, and the start
+//! position with the cells it implies (pawn start cells, promotion cells,
+//! castling rooks).
+//!
+//! Promotion offers the non-king non-pawn kinds present in the start position
+//! (T4.8: "any own piece type", F_g). For the n = 3 Table 8.3 setup, which has
+//! no rooks, that excludes the rook; the fast engine offers it (reported to
+//! the lead as an open rules question).
 
 // Every test binary that includes this module uses a different part of it.
 #![allow(dead_code)]
@@ -504,12 +510,18 @@ impl Variant {
                 self.promotion_cells[enemy].insert(cell);
             }
         }
-        let kinds: BTreeSet<Kind> = self
+        let mut kinds: BTreeSet<Kind> = self
             .start
             .values()
             .map(|p| p.kind)
             .filter(|k| !matches!(k, Kind::King | Kind::Pawn(_)))
             .collect();
+        // T4.8 promotes to the player's piece set F_g. The n-D diamond's set
+        // holds the rook even where a setup places none (Table 8.3 for
+        // n = 3); docs/variants.md records this decision.
+        if self.lens.len() >= 3 && !self.cube {
+            kinds.insert(Kind::Rook);
+        }
         self.promotion_kinds = kinds.into_iter().collect();
     }
 
@@ -1261,10 +1273,11 @@ impl Position {
             self.add_pawn_move(from, one, Special::None, out);
             // Double step: only theory pawns, only from their start cell.
             let on_start_cell = v.start.get(&from) == Some(&piece);
-            if !v.cube && on_start_cell {
-                if let Some(two) = v.offset(one, &push).filter(|c| !self.board.contains_key(c)) {
-                    self.add_pawn_move(from, two, Special::DoubleStep { passed: one }, out);
-                }
+            if !v.cube
+                && on_start_cell
+                && let Some(two) = v.offset(one, &push).filter(|c| !self.board.contains_key(c))
+            {
+                self.add_pawn_move(from, two, Special::DoubleStep { passed: one }, out);
             }
         }
         for d in &pattern.offsets {

@@ -1,0 +1,260 @@
+//! Self-play match harness: two engine configurations play each other from
+//! varied openings, colours swapped for every opening; prints W/D/L and the
+//! Elo difference with its 95 % confidence interval.
+//!
+//! ```text
+//! cargo run --release --example match -- --variant chess --games 100 \
+//!     --a depth=4 --b depth=3 [--opening-plies 4] [--seed 1] [--max-plies 300]
+//! ```
+//!
+//! A configuration is a comma-separated list of `depth=N`, `nodes=N`,
+//! `movetime=MS` (per move), `threads=T`, `hash=MB` and `eval=full|material`.
+//! Openings: `--opening-plies` random legal plies from the start position
+//! (seeded), each played twice with the colours exchanged. A game reaching
+//! `--max-plies` is adjudicated a draw (counted separately). Scores follow
+//! the rules: a cube stalemate win counts ¾. Progress goes to stderr.
+//!
+//! This is the harness of issue "Search and evaluation"; the full arbiter
+//! (external engines, clocks, PGN, SPRT) is a separate tool.
+
+use std::time::Duration;
+
+use ndchess::eval::EvalConfig;
+use ndchess::position::{GameResult, Position};
+use ndchess::search::{Engine, EngineOptions, Limits, SearchControl};
+use ndchess::variant::Variant;
+use rand::{RngExt, SeedableRng};
+
+#[derive(Clone, Debug)]
+struct Config {
+    text: String,
+    limits: Limits,
+    options: EngineOptions,
+}
+
+fn parse_config(text: &str) -> Result<Config, String> {
+    let mut limits = Limits::default();
+    let mut options = EngineOptions::default();
+    for item in text.split(',').filter(|s| !s.is_empty()) {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| format!("expected key=value, got '{item}'"))?;
+        let num = || {
+            v.parse::<u64>()
+                .map_err(|_| format!("bad number '{v}' for {k}"))
+        };
+        match k {
+            "depth" => limits.depth = Some(num()? as u32),
+            "nodes" => limits.nodes = Some(num()?),
+            "movetime" => limits.movetime = Some(Duration::from_millis(num()?)),
+            "threads" => options.threads = num()? as usize,
+            "hash" => options.hash_mb = num()? as usize,
+            "eval" => {
+                options.eval = match v {
+                    "full" => EvalConfig::FULL,
+                    "material" => EvalConfig::MATERIAL,
+                    _ => return Err(format!("eval is full or material, not '{v}'")),
+                }
+            }
+            _ => return Err(format!("unknown key '{k}'")),
+        }
+    }
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        return Err(format!(
+            "configuration '{text}' sets no depth, nodes or movetime"
+        ));
+    }
+    Ok(Config {
+        text: text.to_string(),
+        limits,
+        options,
+    })
+}
+
+struct Args {
+    variant: String,
+    games: usize,
+    a: Config,
+    b: Config,
+    opening_plies: usize,
+    seed: u64,
+    max_plies: usize,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = std::env::args().skip(1);
+    let mut variant = "chess".to_string();
+    let mut games = 20;
+    let mut a = None;
+    let mut b = None;
+    let mut opening_plies = 4;
+    let mut seed = 1;
+    let mut max_plies = 300;
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let num = |v: &str| {
+            v.parse::<u64>()
+                .map_err(|_| format!("bad number '{v}' for {flag}"))
+        };
+        match flag.as_str() {
+            "--variant" => variant = value,
+            "--games" => games = num(&value)? as usize,
+            "--a" => a = Some(parse_config(&value)?),
+            "--b" => b = Some(parse_config(&value)?),
+            "--opening-plies" => opening_plies = num(&value)? as usize,
+            "--seed" => seed = num(&value)?,
+            "--max-plies" => max_plies = num(&value)? as usize,
+            _ => return Err(format!("unknown flag {flag}")),
+        }
+    }
+    Ok(Args {
+        variant,
+        games,
+        a: a.ok_or("--a is required")?,
+        b: b.ok_or("--b is required")?,
+        opening_plies,
+        seed,
+        max_plies,
+    })
+}
+
+/// The score of player 0 in `r` (1, ¾, ½, ¼, 0).
+fn white_score(r: &GameResult) -> f64 {
+    match r {
+        GameResult::Win { winner, reason } => {
+            let s = match reason {
+                ndchess::position::WinReason::Checkmate => 1.0,
+                ndchess::position::WinReason::Stalemate => 0.75,
+            };
+            if *winner == 0 { s } else { 1.0 - s }
+        }
+        GameResult::Draw(_) => 0.5,
+    }
+}
+
+/// Plays one game; returns player 0's score and whether it was adjudicated.
+fn play(
+    start: &Position,
+    white: &mut (Engine, Config),
+    black: &mut (Engine, Config),
+    max_plies: usize,
+) -> (f64, bool) {
+    let mut pos = start.clone();
+    white.0.new_game();
+    black.0.new_game();
+    for _ in 0..max_plies {
+        if let Some(r) = pos.outcome() {
+            return (white_score(&r), false);
+        }
+        let side = if pos.to_move() == 0 {
+            &mut *white
+        } else {
+            &mut *black
+        };
+        let r = side
+            .0
+            .search(&pos, &side.1.limits, &SearchControl::new(), &mut |_| {});
+        match r.best {
+            Some(m) => pos.make(m),
+            None => break,
+        }
+    }
+    match pos.outcome() {
+        Some(r) => (white_score(&r), false),
+        None => (0.5, true),
+    }
+}
+
+/// Elo difference for a score fraction.
+fn elo(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let v = match Variant::from_spec(&args.variant) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
+    let mut a = (Engine::new(args.a.options), args.a.clone());
+    let mut b = (Engine::new(args.b.options), args.b.clone());
+    let mut scores: Vec<f64> = Vec::new();
+    let (mut wins, mut draws, mut losses, mut adjudicated) = (0, 0, 0, 0);
+    let mut opening = Position::start(&v);
+    for game in 0..args.games {
+        if game % 2 == 0 {
+            // A new opening: random plies, redrawn if the game ends in it.
+            loop {
+                opening = Position::start(&v);
+                for _ in 0..args.opening_plies {
+                    let moves = opening.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    opening.make(moves[rng.random_range(0..moves.len())]);
+                }
+                if opening.outcome().is_none() {
+                    break;
+                }
+            }
+        }
+        let a_white = game % 2 == 0;
+        let (s, adj) = if a_white {
+            play(&opening, &mut a, &mut b, args.max_plies)
+        } else {
+            let (s, adj) = play(&opening, &mut b, &mut a, args.max_plies);
+            (1.0 - s, adj)
+        };
+        if adj {
+            adjudicated += 1;
+        }
+        if s > 0.5 {
+            wins += 1;
+        } else if s < 0.5 {
+            losses += 1;
+        } else {
+            draws += 1;
+        }
+        scores.push(s);
+        let mean = scores.iter().sum::<f64>() / scores.len() as f64;
+        eprintln!(
+            "game {:>4}: A {} score {s:.2}  total +{wins} ={draws} -{losses}  ({:.1} %, Elo {:+.0})",
+            game + 1,
+            if a_white { "white" } else { "black" },
+            100.0 * mean,
+            elo(mean)
+        );
+    }
+    let n = scores.len() as f64;
+    let mean = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+    let se = (var / n).sqrt();
+    let (lo, hi) = (elo(mean - 1.96 * se), elo(mean + 1.96 * se));
+    println!(
+        "variant {}  A = {}  B = {}",
+        v.spec, args.a.text, args.b.text
+    );
+    println!(
+        "games {}  A: +{wins} ={draws} -{losses}  (adjudicated draws {adjudicated})  score {:.1} %",
+        scores.len(),
+        100.0 * mean
+    );
+    println!(
+        "Elo A - B: {:+.0}  95 % interval [{:+.0}, {:+.0}] (±{:.0})",
+        elo(mean),
+        lo,
+        hi,
+        (hi - lo) / 2.0
+    );
+}
