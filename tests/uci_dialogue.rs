@@ -110,27 +110,81 @@ fn stats(v: &mut [f64]) -> (f64, f64, f64) {
     (v[0], v[v.len() / 2], v[v.len() - 1])
 }
 
+/// The board of a tournament dialogue.
+#[derive(Clone, Copy, Debug)]
+enum Board {
+    Chess,
+    /// Chess960 with this start number, played as cutechess-cli does.
+    Chess960(u32),
+    /// The 4-D diamond (moves checked by ndchess itself: no independent
+    /// generator exists for it).
+    Diamond4,
+}
+
+/// Checks that `line` is legal in turn after `played`.
+fn check_board(board: Board, start_fen: &str, played: &[String], line: &[&str]) {
+    match board {
+        Board::Chess => check_line(start_fen, CastlingMode::Standard, played, line),
+        Board::Chess960(_) => check_line(start_fen, CastlingMode::Chess960, played, line),
+        Board::Diamond4 => {
+            let v = Variant::from_spec("diamond:n=4").expect("valid spec");
+            let mut p = Position::start(&v);
+            for m in played
+                .iter()
+                .map(String::as_str)
+                .chain(line.iter().copied())
+            {
+                let mv = p
+                    .parse_move(m)
+                    .unwrap_or_else(|e| panic!("{m} after {played:?}: {e}"));
+                p.make(mv);
+            }
+        }
+    }
+}
+
+/// The number of legal moves after `played` (ndchess's count; the moves
+/// themselves are checked by [`check_board`]).
+fn legal_count(board: Board, start_fen: &str, played: &[String]) -> usize {
+    let spec = match board {
+        Board::Chess | Board::Chess960(_) => "chess",
+        Board::Diamond4 => "diamond:n=4",
+    };
+    let v = Variant::from_spec(spec).expect("valid spec");
+    let mut p = match board {
+        Board::Diamond4 => Position::start(&v),
+        _ => Position::from_text(&v, start_fen).expect("the start reads"),
+    };
+    for m in played {
+        let mv = p.parse_move(m).expect("played moves are legal");
+        p.make(mv);
+    }
+    p.legal_moves().len()
+}
+
 /// One self-play game of `rounds` moves the way cutechess-cli and
 /// fastchess run it; returns the `isready` and `stop` latencies (ms).
-fn tournament_dialogue(chess960: Option<u32>, rounds: usize) -> (Vec<f64>, Vec<f64>) {
+fn tournament_dialogue(board: Board, threads: u32, rounds: usize) -> (Vec<f64>, Vec<f64>) {
     let mut e = EngineProcess::start(&[]);
     handshake(&mut e);
     e.sync();
-    let (start_fen, mode) = match chess960 {
+    let start_fen = match board {
         // cutechess-cli: `setoption name UCI_Chess960 value true` before
         // `ucinewgame`, then `position fen <Shredder-FEN>`.
-        Some(sp) => {
+        Board::Chess960(sp) => {
             e.send("setoption name UCI_Chess960 value true");
             let v = Variant::from_spec(&format!("chess960:sp={sp}")).expect("valid spec");
-            (Position::start(&v).to_text(), CastlingMode::Chess960)
+            Position::start(&v).to_text()
         }
-        None => (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(),
-            CastlingMode::Standard,
-        ),
+        Board::Chess => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(),
+        Board::Diamond4 => {
+            e.send("setoption name UCI_Variant value diamond");
+            e.send("setoption name Dimension value 4");
+            String::new()
+        }
     };
     e.send("setoption name Hash value 16");
-    e.send("setoption name Threads value 1");
+    e.send(&format!("setoption name Threads value {threads}"));
     e.send("ucinewgame");
     let before = e.sync();
     assert!(
@@ -140,9 +194,9 @@ fn tournament_dialogue(chess960: Option<u32>, rounds: usize) -> (Vec<f64>, Vec<f
     let mut played: Vec<String> = Vec::new();
     let (mut ready_ms, mut stop_ms) = (Vec::new(), Vec::new());
     for round in 0..rounds {
-        let mut pos_cmd = match chess960 {
-            Some(_) => format!("position fen {start_fen}"),
-            None => "position startpos".to_string(),
+        let mut pos_cmd = match board {
+            Board::Chess960(_) => format!("position fen {start_fen}"),
+            _ => "position startpos".to_string(),
         };
         if !played.is_empty() {
             pos_cmd.push_str(" moves ");
@@ -151,25 +205,38 @@ fn tournament_dialogue(chess960: Option<u32>, rounds: usize) -> (Vec<f64>, Vec<f
         e.send(&pos_cmd);
         // A clock that lasts: the search cannot end on its own within the
         // round, so `readyok` before `bestmove` shows it was answered
-        // during the search.
+        // during the search. With a single legal move the engine answers at
+        // once (src/search/mod.rs), so such a round measures nothing.
         e.send("go wtime 600000 btime 600000 winc 1000 binc 1000");
-        let mut lines = e.read_until("an info line of depth 5", |l| {
-            l.starts_with("bestmove")
-                || field(l, "depth")
-                    .and_then(|d| d.parse::<u32>().ok())
-                    .is_some_and(|d| d >= 5 && l.contains(" pv "))
+        if legal_count(board, &start_fen, &played) == 1 {
+            let got = e.read_until("bestmove", |l| l.starts_with("bestmove"));
+            let best = got.last().expect("read_until returns the match").1.clone();
+            let m = field(&best, "bestmove").expect("a move").to_string();
+            check_board(board, &start_fen, &played, &[&m]);
+            played.push(m);
+            continue;
+        }
+        let mut lines = e.read_until("the first info line", |l| {
+            l.starts_with("bestmove") || l.starts_with("info depth")
         });
         assert!(
-            !lines.last().expect("read_until returns the match").1.starts_with("bestmove"),
+            !lines
+                .last()
+                .expect("read_until returns the match")
+                .1
+                .starts_with("bestmove"),
             "round {round}: the search ended by itself\n{}",
             e.dump()
         );
+        // Well into the search, as a GUI's ping would be.
+        std::thread::sleep(Duration::from_millis(100 + 20 * round as u64));
         let t0 = e.send("isready");
         let got = e.read_until("readyok", |l| l == "readyok" || l.starts_with("bestmove"));
         let (t1, last) = got.last().expect("read_until returns the match").clone();
         assert_eq!(last, "readyok", "bestmove before readyok\n{}", e.dump());
         ready_ms.push((t1 - t0).as_secs_f64() * 1000.0);
         lines.extend(got);
+        std::thread::sleep(Duration::from_millis(100));
         let t2 = e.send("stop");
         let got = e.read_until("bestmove", |l| l.starts_with("bestmove"));
         let (t3, best) = got.last().expect("read_until returns the match").clone();
@@ -177,17 +244,17 @@ fn tournament_dialogue(chess960: Option<u32>, rounds: usize) -> (Vec<f64>, Vec<f
         lines.extend(got);
         for (_, l) in &lines {
             if l.starts_with("info depth") && l.contains(" pv ") {
-                check_line(&start_fen, mode, &played, &pv(l));
+                check_board(board, &start_fen, &played, &pv(l));
             }
             if let Some(m) = field(l, "currmove") {
-                check_line(&start_fen, mode, &played, &[m]);
+                check_board(board, &start_fen, &played, &[m]);
             }
         }
         let mut words = best.split_whitespace().skip(1);
         let m = words.next().expect("bestmove has a move").to_string();
-        check_line(&start_fen, mode, &played, &[&m]);
+        check_board(board, &start_fen, &played, &[&m]);
         if let (Some("ponder"), Some(p)) = (words.next(), words.next()) {
-            check_line(&start_fen, mode, &played, &[&m, p]);
+            check_board(board, &start_fen, &played, &[&m, p]);
         }
         played.push(m);
     }
@@ -197,11 +264,25 @@ fn tournament_dialogue(chess960: Option<u32>, rounds: usize) -> (Vec<f64>, Vec<f
 
 #[test]
 fn tournament_manager_dialogue_answers_during_search() {
-    let (mut ready, mut stop) = tournament_dialogue(None, 8);
-    let (r2, s2) = tournament_dialogue(Some(0), 4);
-    let (r3, s3) = tournament_dialogue(Some(759), 4);
-    ready.extend(r2.into_iter().chain(r3));
-    stop.extend(s2.into_iter().chain(s3));
+    let mut ready = Vec::new();
+    let mut stop = Vec::new();
+    for (board, threads, rounds) in [
+        (Board::Chess, 1, 8),
+        (Board::Chess, 2, 4),
+        (Board::Chess960(0), 1, 4),
+        (Board::Chess960(759), 1, 4),
+        (Board::Diamond4, 1, 4),
+    ] {
+        let (mut r, mut s) = tournament_dialogue(board, threads, rounds);
+        let (a, b, c) = stats(&mut r);
+        let (x, y, z) = stats(&mut s);
+        eprintln!(
+            "protocol latency {board:?}, {threads} thread(s): readyok {a:.2}/{b:.2}/{c:.2} ms, \
+             bestmove after stop {x:.2}/{y:.2}/{z:.2} ms (min/median/max)"
+        );
+        ready.extend(r);
+        stop.extend(s);
+    }
     let (a, b, c) = stats(&mut ready);
     eprintln!(
         "protocol latency: isready -> readyok during a search: min {a:.2} ms, median {b:.2} ms, max {c:.2} ms ({} samples)",
@@ -238,7 +319,10 @@ const VARIANT_SETTINGS: &[(&[(&str, &str)], u32)] = &[
     ),
     (&[("UCI_Variant", "diamond"), ("Dimension", "5")], 2),
     (&[("UCI_Variant", "cylinder-diamond")], 3),
-    (&[("UCI_Variant", "cylinder-diamond"), ("Dimension", "4")], 3),
+    (
+        &[("UCI_Variant", "cylinder-diamond"), ("Dimension", "4")],
+        3,
+    ),
     (&[("UCI_Variant", "cube")], 3),
 ];
 
@@ -309,7 +393,11 @@ fn every_variant_searches_and_counts_like_the_cli() {
         e.send("position startpos");
         e.send("go depth 3");
         let lines = e.read_until("bestmove", |l| l.starts_with("bestmove"));
-        let best = lines.last().expect("read_until returns the match").1.clone();
+        let best = lines
+            .last()
+            .expect("read_until returns the match")
+            .1
+            .clone();
         let m = field(&best, "bestmove").expect("bestmove has a move");
         let pos = Position::start(&v);
         pos.parse_move(m)
@@ -335,7 +423,10 @@ fn every_variant_searches_and_counts_like_the_cli() {
         let d = depth.to_string();
         let cli = run_cli(&["perft", "--variant", &spec, "--depth", &d, "--divide"]);
         let want: Vec<&str> = cli.lines().collect();
-        assert_eq!(got, want, "{spec}: go perft {depth} differs from ndchess perft");
+        assert_eq!(
+            got, want,
+            "{spec}: go perft {depth} differs from ndchess perft"
+        );
         eprintln!("{spec}: bestmove {m}, {}", want.last().unwrap_or(&""));
     }
     assert!(e.quit().success());
@@ -349,7 +440,11 @@ fn go_parameters_pondering_and_special_results() {
     // searchmoves restricts the root.
     e.send("position startpos");
     e.send("go depth 4 searchmoves a2a3 h2h3");
-    let best = e.read_until("bestmove", |l| l.starts_with("bestmove")).pop().expect("one line").1;
+    let best = e
+        .read_until("bestmove", |l| l.starts_with("bestmove"))
+        .pop()
+        .expect("one line")
+        .1;
     let m = field(&best, "bestmove").expect("a move");
     assert!(m == "a2a3" || m == "h2h3", "{best}");
 
@@ -374,7 +469,10 @@ fn go_parameters_pondering_and_special_results() {
     e.send("go depth 3");
     let lines = e.read_until("bestmove", |l| l.starts_with("bestmove"));
     assert_eq!(lines.last().expect("one line").1, "bestmove (none)");
-    assert!(lines.iter().any(|(_, l)| l.contains("score mate 0")), "{lines:?}");
+    assert!(
+        lines.iter().any(|(_, l)| l.contains("score mate 0")),
+        "{lines:?}"
+    );
     e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     e.send("go depth 3");
     let lines = e.read_until("bestmove", |l| l.starts_with("bestmove"));
@@ -447,7 +545,11 @@ fn go_parameters_pondering_and_special_results() {
     e.send("debug on");
     e.send("position startpos moves d2d4");
     let out = e.sync();
-    assert!(out.iter().any(|l| l.starts_with("info string debug: position ")), "{out:?}");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string debug: position ")),
+        "{out:?}"
+    );
     assert!(e.quit().success());
 }
 
@@ -459,7 +561,10 @@ fn bad_input_is_reported_and_changes_nothing() {
     e.send("go depth 1");
     let out = e.sync();
     assert_eq!(out.len(), 1, "{out:?}");
-    assert!(out[0].starts_with("info string error: go: no position"), "{out:?}");
+    assert!(
+        out[0].starts_with("info string error: go: no position"),
+        "{out:?}"
+    );
 
     e.send("position startpos moves e2e4");
     let bad: &[&str] = &[
@@ -513,7 +618,9 @@ fn bad_input_is_reported_and_changes_nothing() {
         &[m],
     );
     assert!(
-        lines.iter().any(|(_, l)| l.contains(" multipv 1 ") && !l.contains(" multipv 2 ")),
+        lines
+            .iter()
+            .any(|(_, l)| l.contains(" multipv 1 ") && !l.contains(" multipv 2 ")),
         "{lines:?}"
     );
     assert!(e.quit().success());
@@ -539,5 +646,8 @@ fn xboard_first_gets_a_note_and_uci_still_works() {
     handshake(&mut e);
     let t = Instant::now();
     assert!(e.close().success());
-    eprintln!("exit {:.0} ms after end of input", t.elapsed().as_secs_f64() * 1000.0);
+    eprintln!(
+        "exit {:.0} ms after end of input",
+        t.elapsed().as_secs_f64() * 1000.0
+    );
 }

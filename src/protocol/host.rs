@@ -275,6 +275,9 @@ fn engine_thread(options: EngineOptions, rx: Receiver<Job>, busy: Arc<AtomicUsiz
                         report(SearchEvent::Info(info))
                     })
                 }));
+                // Not busy any more before the result is out: a GUI may
+                // send the next `go` the moment it reads `bestmove`.
+                busy.fetch_sub(1, Ordering::SeqCst);
                 match r {
                     Ok(result) => report(SearchEvent::Done(result)),
                     Err(p) => {
@@ -285,7 +288,6 @@ fn engine_thread(options: EngineOptions, rx: Receiver<Job>, busy: Arc<AtomicUsiz
                         )));
                     }
                 }
-                busy.fetch_sub(1, Ordering::SeqCst);
             }
             Job::Perft {
                 pos,
@@ -297,6 +299,7 @@ fn engine_thread(options: EngineOptions, rx: Receiver<Job>, busy: Arc<AtomicUsiz
                 let r = catch_unwind(AssertUnwindSafe(|| {
                     perft_divide(&pos, depth, threads, &control)
                 }));
+                busy.fetch_sub(1, Ordering::SeqCst);
                 report(match r {
                     Ok(Some(v)) => PerftOutcome::Done(v),
                     Ok(None) => PerftOutcome::Stopped,
@@ -304,7 +307,6 @@ fn engine_thread(options: EngineOptions, rx: Receiver<Job>, busy: Arc<AtomicUsiz
                         PerftOutcome::Failed(format!("perft failed: {}", panic_text(p.as_ref())))
                     }
                 });
-                busy.fetch_sub(1, Ordering::SeqCst);
             }
             Job::Configure(f) => {
                 if catch_unwind(AssertUnwindSafe(|| f(&mut engine))).is_err() {

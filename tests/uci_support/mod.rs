@@ -33,13 +33,19 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts `ndchess` with `args` (none: protocol auto-detection).
     pub fn start(args: &[&str]) -> EngineProcess {
-        let mut child = Command::new(binary())
-            .args(args)
+        let mut c = Command::new(binary());
+        c.args(args);
+        EngineProcess::spawn(c)
+    }
+
+    /// Starts any command with piped stdin and stdout.
+    pub fn spawn(mut command: Command) -> EngineProcess {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary()));
+            .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
         let stdout = child.stdout.take().expect("stdout was piped");
         let stdin = child.stdin.take();
         let (tx, rx) = unbounded();
@@ -74,21 +80,27 @@ impl EngineProcess {
         self.send_bytes(format!("{line}\n").as_bytes())
     }
 
-    /// Sends raw bytes (no line end added).
+    /// Sends raw bytes (no line end added); returns the time just before
+    /// the write, so that a latency measured from it includes the write.
     pub fn send_bytes(&mut self, bytes: &[u8]) -> Instant {
+        let sent = Instant::now();
         let stdin = self.stdin.as_mut().expect("stdin is open");
         stdin
             .write_all(bytes)
             .and_then(|_| stdin.flush())
             .unwrap_or_else(|e| panic!("engine stdin closed: {e}\n{}", self.dump()));
-        Instant::now()
+        sent
     }
 
     /// The transcript so far, for failure messages.
     pub fn dump(&self) -> String {
         let n = self.transcript.len();
         let tail = &self.transcript[n.saturating_sub(60)..];
-        format!("transcript (last {} lines):\n{}", tail.len(), tail.join("\n"))
+        format!(
+            "transcript (last {} lines):\n{}",
+            tail.len(),
+            tail.join("\n")
+        )
     }
 
     /// The next output line, or `None` if the engine closed its output.
@@ -116,9 +128,17 @@ impl EngineProcess {
 
     /// Reads lines until one satisfies `pred`; returns all lines read (the
     /// matching one last).
-    pub fn read_until(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> Vec<(Instant, String)> {
+    pub fn read_until(
+        &mut self,
+        what: &str,
+        pred: impl Fn(&str) -> bool,
+    ) -> Vec<(Instant, String)> {
         let mut lines = Vec::new();
+        let started = Instant::now();
         loop {
+            if started.elapsed() > HANG_GUARD {
+                panic!("no {what} for {HANG_GUARD:?}\n{}", self.dump());
+            }
             match self.next_line() {
                 Some((t, l)) => {
                     let done = pred(&l);
