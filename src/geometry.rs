@@ -167,7 +167,9 @@ impl Geometry {
                 return Err(GeometryError::EdgeLength { axis, length: l });
             }
         }
-        if shape == Shape::Diamond && (lens.iter().any(|&l| l != lens[0]) || !lens[0].is_multiple_of(2)) {
+        if shape == Shape::Diamond
+            && (lens.iter().any(|&l| l != lens[0]) || !lens[0].is_multiple_of(2))
+        {
             return Err(GeometryError::DiamondEdges);
         }
         let box_size: usize = lens.iter().product();
@@ -420,7 +422,11 @@ impl Geometry {
 
     /// The letter naming value `v` on `axis` (0-based) in the layered naming.
     fn layered_letter(axis: usize, v: i32) -> char {
-        let base = if (axis + 1).is_multiple_of(2) { b'a' } else { b'A' };
+        let base = if (axis + 1).is_multiple_of(2) {
+            b'a'
+        } else {
+            b'A'
+        };
         (base + v as u8) as char
     }
 

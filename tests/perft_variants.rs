@@ -9,7 +9,10 @@ fn variant_suite_matches_the_reference_counts() {
     let path = format!("{}/perft/variants.epd", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).unwrap();
     let mut checked = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let mut fields = line.split(" ;");
         let spec = fields.next().unwrap().trim();
         for field in fields {
@@ -28,7 +31,11 @@ fn variant_suite_matches_the_reference_counts() {
             assert!(out.status.success(), "{spec}");
             let stdout = String::from_utf8(out.stdout).unwrap();
             let last = stdout.lines().last().unwrap();
-            assert_eq!(last, format!("Nodes searched: {expected}"), "{spec} depth {depth}");
+            assert_eq!(
+                last,
+                format!("Nodes searched: {expected}"),
+                "{spec} depth {depth}"
+            );
             checked += 1;
         }
     }
