@@ -77,6 +77,39 @@ impl GoParams {
     }
 }
 
+impl fmt::Display for GoParams {
+    /// The parameters as a `go` command would give them (debug output).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "go")?;
+        if !self.searchmoves.is_empty() {
+            write!(f, " searchmoves {}", self.searchmoves.join(" "))?;
+        }
+        if self.ponder {
+            write!(f, " ponder")?;
+        }
+        let numbers = [
+            ("wtime", self.wtime),
+            ("btime", self.btime),
+            ("winc", self.winc),
+            ("binc", self.binc),
+            ("movestogo", self.movestogo.map(u64::from)),
+            ("depth", self.depth.map(u64::from)),
+            ("nodes", self.nodes),
+            ("mate", self.mate.map(u64::from)),
+            ("movetime", self.movetime),
+        ];
+        for (key, v) in numbers {
+            if let Some(v) = v {
+                write!(f, " {key} {v}")?;
+            }
+        }
+        if self.infinite {
+            write!(f, " infinite")?;
+        }
+        Ok(())
+    }
+}
+
 /// A UCI command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -223,7 +256,7 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
         ));
     }
     let rest = &rest[1..];
-    let split = rest.iter().position(|w| w.eq_ignore_ascii_case("value"));
+    let split = rest.iter().position(|w| *w == "value");
     let (name, value) = match split {
         Some(i) => (&rest[..i], Some(rest[i + 1..].join(" "))),
         None => (rest, None),
@@ -701,7 +734,7 @@ impl Uci {
             };
             let _ = out.send(line);
         });
-        self.debug_line(|| format!("go: {:?}", g));
+        self.debug_line(|| format!("search: {g}"));
         if let Err(e) = self.session.search(limits, g.ponder, report) {
             self.error(format!("go: {e}"));
         }
@@ -818,6 +851,16 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn go_parameters_print_as_a_go_command() {
+        let line = "go searchmoves e2e4 d2d4 ponder wtime 5 btime 6 movestogo 7 depth 3 infinite";
+        let Ok(Some(Command::Go(g))) = parse(line) else {
+            panic!("{line} parses")
+        };
+        assert_eq!(g.to_string(), line);
+        assert_eq!(parse(&g.to_string()), Ok(Some(Command::Go(g))));
     }
 
     #[test]
