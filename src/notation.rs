@@ -60,6 +60,9 @@ fn side_token(v: &Variant, player: usize) -> String {
     }
 }
 
+/// Largest halfmove clock or move number a position text may carry.
+pub const MAX_COUNTER: u32 = 1_000_000_000;
+
 /// Writes the position text.
 pub fn position_to_text(pos: &Position) -> String {
     let v = &**pos.variant();
@@ -203,7 +206,9 @@ pub fn position_from_text(v: &Arc<Variant>, text: &str) -> Result<Position, Posi
         Some(s) => s
             .parse::<u32>()
             .ok()
-            .filter(|&h| h <= 10_000)
+            // Far below u32::MAX, so that moves played afterwards never
+            // overflow the counters and the text written then reads back.
+            .filter(|&h| h <= MAX_COUNTER)
             .ok_or_else(|| PositionError::Counter(format!("bad halfmove clock '{s}'")))?,
     };
     let fullmove = match fields.next() {
@@ -211,7 +216,7 @@ pub fn position_from_text(v: &Arc<Variant>, text: &str) -> Result<Position, Posi
         Some(s) => s
             .parse::<u32>()
             .ok()
-            .filter(|&f| f <= 100_000)
+            .filter(|&f| f <= MAX_COUNTER)
             .ok_or_else(|| PositionError::Counter(format!("bad move number '{s}'")))?,
     };
     if let Some(extra) = fields.next() {
