@@ -266,6 +266,41 @@ fn analyse_king(pos: &Position, king: Cell, us: usize, s: &mut Scratch) -> usize
     lines
 }
 
+/// Pushes the en-passant capture `from → ep.target` if it leaves the king
+/// safe. It changes three cells at once (the pawn's start and end, the
+/// captured pawn's cell), so it is tested on the board after the move.
+pub(crate) fn push_en_passant(
+    pos: &Position,
+    king: Option<Cell>,
+    from: Cell,
+    ep: crate::position::EnPassant,
+    out: &mut impl MoveSink,
+) {
+    let v = &**pos.variant();
+    let board = pos.board();
+    let (target, pawn_cell) = (ep.target as usize, ep.pawn as usize);
+    let pawn = board[from];
+    let legal = match king {
+        None => true,
+        Some(k) => !attacked_with(v, k, pos.to_move(), |x| {
+            if x == from || x == pawn_cell {
+                EMPTY
+            } else if x == target {
+                pawn
+            } else {
+                board[x]
+            }
+        }),
+    };
+    if legal {
+        out.push(Move {
+            aux: ep.pawn,
+            kind: MoveKind::EnPassant,
+            ..Move::normal(from, target)
+        });
+    }
+}
+
 /// Pushes a pawn move, expanded into one move per promotion kind when the
 /// destination is a promotion cell of `us`.
 #[inline(always)]
@@ -425,26 +460,7 @@ pub fn generate_generic(pos: &Position, s: &mut Scratch, out: &mut Vec<Move>) {
                     && ep.target as usize == c
                     && v.is_hostile(us, board[ep.pawn as usize])
                 {
-                    let pawn_cell = ep.pawn as usize;
-                    let legal = match king {
-                        None => true,
-                        Some(k) => !attacked_with(v, k, us, |x| {
-                            if x == from || x == pawn_cell {
-                                EMPTY
-                            } else if x == c {
-                                p
-                            } else {
-                                board[x]
-                            }
-                        }),
-                    };
-                    if legal {
-                        out.push(Move {
-                            aux: ep.pawn,
-                            kind: MoveKind::EnPassant,
-                            ..Move::normal(from, c)
-                        });
-                    }
+                    push_en_passant(pos, king, from, ep, out);
                 }
             }
             let _ = rule;

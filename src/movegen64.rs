@@ -15,9 +15,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::geometry::Cell;
-use crate::movegen::{MoveSink, Scratch, attacked_with, generate_castling, push_pawn_move};
+use crate::movegen::{MoveSink, Scratch, generate_castling, push_en_passant, push_pawn_move};
 use crate::position::{Move, MoveKind, Position};
-use crate::variant::{EMPTY, NO_CELL, Variant, piece_kind};
+use crate::variant::{NO_CELL, Variant, piece_kind};
 
 /// A piece of a ray along which cell indices are monotonic.
 #[derive(Clone, Copy, Debug)]
@@ -669,26 +669,7 @@ pub fn generate(t: &Tables, pos: &Position, _s: &mut Scratch, out: &mut impl Mov
                 let target = ep.target as usize;
                 let pawn_cell = ep.pawn as usize;
                 if caps >> target & 1 != 0 && theirs >> pawn_cell & 1 != 0 {
-                    let board = pos.board();
-                    let legal = match king {
-                        None => true,
-                        Some(k) => !attacked_with(v, k, us, |x| {
-                            if x == from || x == pawn_cell {
-                                EMPTY
-                            } else if x == target {
-                                p
-                            } else {
-                                board[x]
-                            }
-                        }),
-                    };
-                    if legal {
-                        out.push(Move {
-                            aux: ep.pawn,
-                            kind: MoveKind::EnPassant,
-                            ..Move::normal(from, target)
-                        });
-                    }
+                    push_en_passant(pos, king, from, ep, out);
                 }
             }
             continue;
