@@ -20,6 +20,9 @@ struct Cli {
 enum Command {
     /// Speak UCI on stdin/stdout (also the default without a subcommand).
     Uci,
+    /// Speak XBoard (CECP v2) on stdin/stdout (also chosen without a
+    /// subcommand when the first command is `xboard`).
+    Xboard,
     /// Count the leaf nodes of the legal move tree (correctness work).
     Perft {
         #[command(flatten)]
@@ -75,6 +78,7 @@ fn main() {
     };
     let result = match command {
         Command::Uci => commands::protocol(ndchess::protocol::Mode::Uci),
+        Command::Xboard => commands::protocol(ndchess::protocol::Mode::XBoard),
         Command::Perft {
             variant,
             depth,

@@ -1,7 +1,9 @@
-//! The binary driven by python-chess (`chess.engine.SimpleEngine.popen_uci`),
-//! a widely used independent UCI client (issue acceptance 1). The scripts
-//! live in tests/python/ and engines/; each one exits non-zero on any
-//! problem, including anything python-chess logs as a warning or error.
+//! The binary driven by python-chess, a widely used independent client of
+//! both protocols: `chess.engine.SimpleEngine.popen_uci` (UCI issue,
+//! acceptance 1) and `popen_xboard` (XBoard issue, acceptance 1). The
+//! scripts live in tests/python/ and engines/; each one exits non-zero on
+//! any problem, including anything python-chess logs as a warning or error
+//! (the XBoard scripts name the two messages they expect and why).
 //!
 //! python-chess is the PyPI package `chess` (`.ci/run` installs it). When
 //! it is missing the tests fail if the environment variable `CI` is set
@@ -63,4 +65,14 @@ fn python_chess_analysis_and_configuration() {
 #[test]
 fn python_chess_example_snippet_runs() {
     run_script("engines/python_chess_example.py", &[]);
+}
+
+#[test]
+fn python_chess_xboard_self_play_normal_and_fischerandom() {
+    run_script("tests/python/xboard_games.py", &["0"]);
+}
+
+#[test]
+fn python_chess_xboard_analysis_and_configuration() {
+    run_script("tests/python/xboard_analyse.py", &[]);
 }

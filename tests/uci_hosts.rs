@@ -3,7 +3,7 @@
 //! has, with values it accepts (and run for real when the tool is
 //! installed); the Chess960 opening file lists every start; the PolyGlot
 //! configuration serves an XBoard dialogue when `polyglot` is installed.
-//! (The python-chess snippet is run by tests/uci_python.rs.)
+//! (The python-chess snippet is run by tests/python_chess.rs.)
 
 mod uci_support;
 

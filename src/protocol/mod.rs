@@ -19,14 +19,17 @@ pub mod host;
 pub mod options;
 pub mod session;
 pub mod uci;
+pub mod xboard;
+pub mod xboard_parse;
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use crossbeam_channel::{Sender, unbounded};
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
 
 use session::SessionConfig;
 use uci::{Flow, Uci};
+use xboard::XBoard;
 
 /// Longest input line accepted, in bytes. The longest legitimate line is a
 /// `position` command with a 6-D diamond's position text (8531 characters)
@@ -111,66 +114,125 @@ pub enum Mode {
     Auto,
     /// UCI from the first line (`ndchess uci`).
     Uci,
+    /// XBoard from the first line (`ndchess xboard`).
+    XBoard,
 }
 
-/// The note sent when a host asks for XBoard.
-pub const XBOARD_NOTE: &str = "the XBoard front-end is not part of this build yet (a separate \
-     piece of work); ndchess speaks UCI: send 'uci', or connect XBoard GUIs through the \
-     polyglot adapter (engines/polyglot.ini)";
+/// The front-end chosen for the session.
+enum FrontEnd {
+    Uci(Box<Uci>),
+    XBoard(Box<XBoard>),
+}
 
-/// Serves one protocol session: reads `input` to its end or to `quit`,
-/// writing output lines to `out`. Returns whether the engine thread ended
-/// within the grace period (if not, a deep perft count is still running
-/// and only the process exit ends it).
+/// Serves one protocol session: reads `input` (lines from a reader
+/// thread; the channel closing is the end of the input) to its end or to
+/// `quit`, writing output lines to `out`. Returns whether the engine thread
+/// ended within the grace period (if not, a deep perft count is still
+/// running and only the process exit ends it).
 pub fn serve(
-    input: impl BufRead,
+    input: Receiver<InputLine>,
     out: Sender<String>,
     mode: Mode,
     config: SessionConfig,
-) -> io::Result<bool> {
-    let mut reader = LineReader::new(input, MAX_LINE_BYTES);
-    let mut uci = Uci::new(out.clone(), config);
-    // In Auto mode, `Some(false)` until the first command; `Some(true)`
-    // after `xboard` (until `uci` arrives); `None` once UCI is chosen.
-    let mut xboard_wait = match mode {
-        Mode::Auto => Some(false),
-        Mode::Uci => None,
+) -> bool {
+    let mut front: Option<FrontEnd> = match mode {
+        Mode::Auto => None,
+        Mode::Uci => Some(FrontEnd::Uci(Box::new(Uci::new(out.clone(), config)))),
+        Mode::XBoard => Some(FrontEnd::XBoard(Box::new(XBoard::new(out.clone(), config)))),
     };
-    while let Some(line) = reader.next_line()? {
-        let text = match line {
-            InputLine::TooLong(n) => {
-                uci.reject_long_line(n);
-                continue;
-            }
-            InputLine::Text(t) => t,
+    loop {
+        // XBoard's engine reports arrive beside the input.
+        let events = match &front {
+            Some(FrontEnd::XBoard(x)) => x.events(),
+            _ => crossbeam_channel::never(),
         };
-        if let Some(after_xboard) = xboard_wait {
-            let first = text.split_whitespace().next();
-            match first {
-                None => continue,
-                Some("xboard") => {
-                    let _ = out.send(format!("tellusererror ndchess: {XBOARD_NOTE}"));
-                    let _ = out.send(format!("# {XBOARD_NOTE}"));
-                    xboard_wait = Some(true);
-                    continue;
-                }
-                Some("quit") => break,
-                Some("uci") => xboard_wait = None,
-                Some(_) if after_xboard => {
-                    let _ = out.send(format!(
-                        "Error (XBoard front-end not available, send 'uci'): {}",
-                        uci::quote(&text)
-                    ));
-                    continue;
-                }
-                Some(_) => xboard_wait = None,
+        let flow = select! {
+            recv(input) -> line => {
+                let Ok(line) = line else { break };
+                handle_line(&mut front, line, &out, config)
             }
-        }
-        if uci.handle(&text) == Flow::Quit {
+            recv(events) -> ev => match (ev, &mut front) {
+                (Ok(ev), Some(FrontEnd::XBoard(x))) => x.handle_event(ev),
+                _ => Flow::Continue,
+            },
+        };
+        if flow == Flow::Quit {
             break;
         }
     }
-    Ok(uci.shutdown(QUIT_GRACE))
+    match front {
+        Some(FrontEnd::Uci(mut u)) => u.shutdown(QUIT_GRACE),
+        Some(FrontEnd::XBoard(mut x)) => x.shutdown(QUIT_GRACE),
+        None => true,
+    }
+}
+
+/// Hands one input line to the front-end, choosing it on the first
+/// non-blank line in Auto mode.
+fn handle_line(
+    front: &mut Option<FrontEnd>,
+    line: InputLine,
+    out: &Sender<String>,
+    config: SessionConfig,
+) -> Flow {
+    let text = match line {
+        InputLine::TooLong(n) => {
+            match front {
+                Some(FrontEnd::XBoard(x)) => x.reject_long_line(n),
+                Some(FrontEnd::Uci(u)) => u.reject_long_line(n),
+                None => {
+                    let _ = out.send(format!(
+                        "info string error: line of {n} bytes ignored: longer than the limit of \
+                         {MAX_LINE_BYTES} bytes"
+                    ));
+                }
+            }
+            return Flow::Continue;
+        }
+        InputLine::Text(t) => t,
+    };
+    if front.is_none() {
+        match text.split_whitespace().next() {
+            None => return Flow::Continue,
+            Some("quit") => return Flow::Quit,
+            Some("xboard") => {
+                *front = Some(FrontEnd::XBoard(Box::new(XBoard::new(out.clone(), config))));
+            }
+            Some(_) => *front = Some(FrontEnd::Uci(Box::new(Uci::new(out.clone(), config)))),
+        }
+    }
+    match front {
+        Some(FrontEnd::Uci(u)) => u.handle(&text),
+        Some(FrontEnd::XBoard(x)) => x.handle(&text),
+        None => Flow::Continue,
+    }
+}
+
+/// Reads `input` line by line on a thread of its own and sends the lines
+/// to the returned channel, which closes at the end of the input (or on a
+/// read error, reported on stderr).
+pub fn spawn_reader<R: BufRead + Send + 'static>(input: R) -> io::Result<Receiver<InputLine>> {
+    let (tx, rx) = unbounded::<InputLine>();
+    std::thread::Builder::new()
+        .name("ndchess-input".into())
+        .spawn(move || {
+            let mut reader = LineReader::new(input, MAX_LINE_BYTES);
+            loop {
+                match reader.next_line() {
+                    Ok(Some(line)) => {
+                        if tx.send(line).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) => return,
+                    Err(e) => {
+                        eprintln!("ndchess: reading the input failed: {e}");
+                        return;
+                    }
+                }
+            }
+        })?;
+    Ok(rx)
 }
 
 /// Runs the protocol loop on standard input and output (the binary's
@@ -192,8 +254,8 @@ pub fn run_stdio(mode: Mode) -> io::Result<()> {
             }
             let _ = w.flush();
         })?;
-    let stdin = io::stdin();
-    let ended = serve(stdin.lock(), tx, mode, SessionConfig::default())?;
+    let input = spawn_reader(io::BufReader::new(io::stdin()))?;
+    let ended = serve(input, tx, mode, SessionConfig::default());
     if ended {
         // Every sender is gone: the printer writes what is left and ends.
         let _ = printer.join();

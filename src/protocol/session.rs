@@ -451,6 +451,20 @@ impl Session {
         Ok(m)
     }
 
+    /// Plays `m`, a move of the current position (the XBoard front-end's
+    /// own moves and the moves it has already read).
+    pub fn play(&mut self, m: Move) -> Result<(), SessionError> {
+        let pos = self.position.as_mut().ok_or(SessionError::NoPosition)?;
+        if !pos.legal_moves().contains(&m) {
+            return Err(SessionError::Move {
+                index: 0,
+                error: MoveError::Illegal(pos.move_text(m, false)),
+            });
+        }
+        pos.make(m);
+        Ok(())
+    }
+
     /// Takes back the last move; `false` if there is none.
     pub fn undo_move(&mut self) -> bool {
         match self.position.as_mut() {
