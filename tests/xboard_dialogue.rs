@@ -65,6 +65,14 @@ impl Harness {
     }
 }
 
+/// The number of legal castlings in `p`.
+fn castlings(p: &Position) -> usize {
+    p.legal_moves()
+        .into_iter()
+        .filter(|m| m.kind == MoveKind::Castle)
+        .count()
+}
+
 fn moves_in(out: &[String]) -> Vec<String> {
     out.iter()
         .filter_map(|l| l.strip_prefix("move ").map(str::to_string))
@@ -358,21 +366,11 @@ fn cylinder_without_wrap_castling() {
     // (a1-h1-g1-f1, king to g1; RULES 2.3).
     h.send("force");
     h.send("setboard 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
-    let p = h.position();
-    let castlings = p
-        .legal_moves()
-        .into_iter()
-        .filter(|m| m.kind == MoveKind::Castle)
-        .count();
+    let castlings = castlings(&h.position());
     assert_eq!(castlings, 1);
     h.send("option WrapCastling=1");
     h.send("setboard 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
-    let p = h.position();
-    let castlings = p
-        .legal_moves()
-        .into_iter()
-        .filter(|m| m.kind == MoveKind::Castle)
-        .count();
+    let castlings = castlings(&h.position());
     assert_eq!(castlings, 2);
 }
 

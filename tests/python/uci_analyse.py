@@ -15,20 +15,12 @@ Usage: uci_analyse.py <path to ndchess>
 Any warning or error python-chess logs about the engine fails the run.
 """
 
-import logging
 import sys
 
 import chess
 import chess.engine
 
-
-class Complaints(logging.Handler):
-    def __init__(self):
-        super().__init__(level=logging.WARNING)
-        self.records = []
-
-    def emit(self, record):
-        self.records.append(self.format(record))
+from harness import Complaints
 
 
 def check(cond, what):
@@ -39,7 +31,6 @@ def check(cond, what):
 def main():
     engine_path = sys.argv[1]
     complaints = Complaints()
-    logging.getLogger("chess.engine").addHandler(complaints)
     with chess.engine.SimpleEngine.popen_uci([engine_path]) as engine:
         opts = engine.options
         for name in ["Hash", "Threads", "MultiPV", "Move Overhead", "Dimension", "EdgeLength"]:

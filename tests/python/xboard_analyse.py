@@ -16,11 +16,12 @@ Any warning or error python-chess logs fails the run (apart from its
 rejection of sigterm=0, see xboard_games.py).
 """
 
-import logging
 import sys
 
 import chess
 import chess.engine
+
+from harness import Complaints, check_pv
 
 # Expected messages: python-chess rejects sigterm=0 (see xboard_games.py),
 # and it sends "." before "exit" when an analysis ends but does not read
@@ -31,29 +32,9 @@ EXPECTED = ("Rejecting feature sigterm=0", "Unexpected engine output: 'stat01: "
 MATE_IN_2 = "2brrb2/8/p7/7Q/1p1kpPp1/1P1pN1K1/3P4/8 w - - 0 1"
 
 
-class Complaints(logging.Handler):
-    def __init__(self):
-        super().__init__(level=logging.WARNING)
-        self.records = []
-
-    def emit(self, record):
-        text = self.format(record)
-        if not any(e in text for e in EXPECTED):
-            self.records.append(text)
-
-
-def check_pv(board, pv, label):
-    probe = board.copy()
-    for m in pv:
-        if m not in probe.legal_moves:
-            raise AssertionError(f"{label}: illegal pv move {m} in {probe.fen()}")
-        probe.push(m)
-
-
 def main():
     engine_path = sys.argv[1]
-    complaints = Complaints()
-    logging.getLogger("chess.engine").addHandler(complaints)
+    complaints = Complaints(EXPECTED)
     with chess.engine.SimpleEngine.popen_xboard([engine_path]) as engine:
         print("engine:", engine.id.get("name"))
         engine.configure({"memory": 32, "cores": 2, "ResignThreshold": 800})
@@ -103,8 +84,7 @@ def main():
                 raise AssertionError(f"illegal move {result.move} in {board.fen()}")
             board.push(result.move)
         print(f"fischerandom after analysis: {board.fen()}")
-    if complaints.records:
-        raise AssertionError(f"python-chess complained: {complaints.records}")
+    complaints.check("analysis")
     return 0
 
 
