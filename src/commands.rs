@@ -319,7 +319,11 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), CommandError> {
     let ktr = pos.king_takes_rook();
     let control = SearchControl::new();
     let result = engine.search(&pos, &limits, &control, &mut |info| {
-        let _ = writeln!(std::io::stdout().lock(), "info {}", info.uci(&pos, ktr));
+        let _ = writeln!(
+            std::io::stdout().lock(),
+            "info {}",
+            info.uci(&pos, ktr, None)
+        );
     });
     match result.best {
         Some(m) => {

@@ -627,18 +627,22 @@ fn bad_input_is_reported_and_changes_nothing() {
 }
 
 #[test]
-fn xboard_first_gets_a_note_and_uci_still_works() {
+fn first_command_chooses_the_protocol() {
+    // `xboard` first: the XBoard front-end (docs/xboard.md) answers.
     let mut e = EngineProcess::start(&[]);
     e.send("xboard");
-    let first = e.next_line().expect("a reply").1;
-    assert!(first.starts_with("tellusererror "), "{first}");
-    e.next_line();
+    assert_eq!(e.next_line().expect("a reply").1, "");
     e.send("protover 2");
-    let l = e.next_line().expect("a reply").1;
-    assert!(l.starts_with("Error ("), "{l}");
-    // The process is still there and speaks UCI when asked.
-    let lines = handshake(&mut e);
-    assert!(lines.iter().any(|l| l.starts_with("id name")));
+    let features = e.read_until("the features", |l| l == "feature done=1");
+    assert!(
+        features.iter().any(|(_, l)| l.contains("myname=\"ndchess")),
+        "{features:?}"
+    );
+    assert!(e.quit().success());
+    // `ndchess xboard` speaks XBoard from the first line.
+    let mut e = EngineProcess::start(&["xboard"]);
+    e.send("protover 2");
+    e.read_until("the features", |l| l == "feature done=1");
     assert!(e.quit().success());
 
     // End of input ends the process cleanly, too.

@@ -14,7 +14,7 @@ use std::time::Duration;
 use crossbeam_channel::Sender;
 
 use crate::position::Position;
-use crate::search::{Bound, Limits, Score, SearchInfo, SearchResult};
+use crate::search::{Limits, Score, SearchInfo, SearchResult};
 use crate::variant::Variant;
 
 use super::host::{PerftOutcome, SearchEvent};
@@ -431,20 +431,6 @@ pub fn wdl(score: Score) -> (u32, u32, u32) {
     }
 }
 
-/// Writes `moves` from `root` in the board's notation.
-fn line_text(root: &Position, moves: &[crate::position::Move], king_takes_rook: bool) -> String {
-    let mut p = root.clone();
-    let mut out = Vec::with_capacity(moves.len());
-    for &m in moves {
-        if !p.legal_moves().contains(&m) {
-            break;
-        }
-        out.push(p.move_text(m, king_takes_rook));
-        p.make(m);
-    }
-    out.join(" ")
-}
-
 /// The `info` line of a search report (moves from `root`).
 pub fn info_line(
     info: &SearchInfo,
@@ -452,43 +438,8 @@ pub fn info_line(
     king_takes_rook: bool,
     show_wdl: bool,
 ) -> String {
-    if let Some((m, n)) = info.currmove {
-        return format!(
-            "info depth {} currmove {} currmovenumber {}",
-            info.depth,
-            root.move_text(m, king_takes_rook),
-            n
-        );
-    }
-    let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {}",
-        info.depth,
-        info.seldepth,
-        info.multipv,
-        info.score.uci()
-    );
-    match info.bound {
-        Bound::Lower => s.push_str(" lowerbound"),
-        Bound::Upper => s.push_str(" upperbound"),
-        Bound::Exact => {}
-    }
-    if show_wdl {
-        let (w, d, l) = wdl(info.score);
-        s.push_str(&format!(" wdl {w} {d} {l}"));
-    }
-    s.push_str(&format!(
-        " nodes {} nps {} hashfull {} tbhits 0 time {}",
-        info.nodes,
-        info.nps,
-        info.hashfull,
-        info.time.as_millis()
-    ));
-    let pv = line_text(root, &info.pv, king_takes_rook);
-    if !pv.is_empty() {
-        s.push_str(" pv ");
-        s.push_str(&pv);
-    }
-    s
+    let wdl = show_wdl.then(|| wdl(info.score));
+    format!("info {}", info.uci(root, king_takes_rook, wdl))
 }
 
 /// The `bestmove` line of a finished search: `bestmove (none)` when the

@@ -39,8 +39,16 @@ pub struct SearchInfo {
 
 impl SearchInfo {
     /// The UCI `info` line (without the leading `info `), with moves in the
-    /// board's ASCII coordinates (`king_takes_rook` for Chess960 castling).
-    pub fn uci(&self, root: &Position, king_takes_rook: bool) -> String {
+    /// board's ASCII coordinates (`king_takes_rook` for Chess960 castling)
+    /// and, when given, the win/draw/loss estimate after the score. The pv
+    /// is written up to its first move that is not legal (a hash collision
+    /// can leave one at the end of a line taken from the table).
+    pub fn uci(
+        &self,
+        root: &Position,
+        king_takes_rook: bool,
+        wdl: Option<(u32, u32, u32)>,
+    ) -> String {
         if let Some((m, n)) = self.currmove {
             return format!(
                 "depth {} currmove {} currmovenumber {}",
@@ -61,21 +69,26 @@ impl SearchInfo {
             Bound::Upper => s.push_str(" upperbound"),
             Bound::Exact => {}
         }
+        if let Some((w, d, l)) = wdl {
+            s.push_str(&format!(" wdl {w} {d} {l}"));
+        }
         s.push_str(&format!(
-            " nodes {} nps {} hashfull {} time {}",
+            " nodes {} nps {} hashfull {} tbhits 0 time {}",
             self.nodes,
             self.nps,
             self.hashfull,
             self.time.as_millis()
         ));
-        if !self.pv.is_empty() {
-            s.push_str(" pv");
-            let mut p = root.clone();
-            for &m in &self.pv {
-                s.push(' ');
-                s.push_str(&p.move_text(m, king_takes_rook));
-                p.make(m);
+        let mut p = root.clone();
+        let mut first = true;
+        for &m in &self.pv {
+            if !p.legal_moves().contains(&m) {
+                break;
             }
+            s.push_str(if first { " pv " } else { " " });
+            first = false;
+            s.push_str(&p.move_text(m, king_takes_rook));
+            p.make(m);
         }
         s
     }
