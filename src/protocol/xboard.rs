@@ -710,7 +710,10 @@ impl XBoard {
             }
             Command::St(t) => self.time.per_move = Some(t),
             Command::Sd(d) => self.time.depth = Some(d),
-            Command::Nps(n) => self.time.nps = Some(n),
+            // `nps 0` asks for CPU time instead of wall-clock time; the
+            // engine measures wall-clock time, which for a search that
+            // runs flat out is the same.
+            Command::Nps(n) => self.time.nps = (n > 0).then_some(n),
             Command::Time(t) => self.time.own = Some(t),
             Command::Otim(t) => self.time.opponent = Some(t),
             Command::UserMove(m) => self.user_move(&m)?,

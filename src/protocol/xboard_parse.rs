@@ -199,14 +199,20 @@ fn integer<T: std::str::FromStr>(cmd: &str, text: &str) -> Result<T, ParseError>
     })
 }
 
-/// Seconds written as a decimal number (`12`, `0.5`), at most a day.
+/// Most seconds `st` and an increment may give: 10^9, because with `nps`
+/// a client such as python-chess writes a node limit as `nps 1` and
+/// `st NODES`.
+const MAX_SECONDS: f64 = 1e9;
+
+/// Seconds written as a decimal number (`12`, `0.5`), at most
+/// [`MAX_SECONDS`].
 fn seconds(cmd: &str, text: &str) -> Result<Duration, ParseError> {
     let s: f64 = text
         .parse()
         .map_err(|_| err(format!("{cmd} needs seconds, got '{}'", quote(text))))?;
-    if !s.is_finite() || !(0.0..=86_400.0).contains(&s) {
+    if !s.is_finite() || !(0.0..=MAX_SECONDS).contains(&s) {
         return Err(err(format!(
-            "{cmd} needs seconds from 0 to 86400, got '{}'",
+            "{cmd} needs seconds from 0 to 1000000000, got '{}'",
             quote(text)
         )));
     }

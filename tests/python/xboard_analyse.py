@@ -76,6 +76,16 @@ def main():
         if len(depths) < 3 or depths != sorted(depths):
             raise AssertionError(f"expected deepening thinking output, got {depths}")
 
+        # A node limit: python-chess sends "nps 1" and "st NODES".
+        board = chess.Board()
+        result = engine.play(board, chess.engine.Limit(nodes=200000), info=chess.engine.INFO_ALL)
+        nodes = result.info.get("nodes", 0)
+        print(f"node limit 200000: {result.move}, {nodes} nodes reported")
+        if result.move not in board.legal_moves:
+            raise AssertionError(f"illegal move {result.move} under a node limit")
+        if nodes > 200000 + 5000:
+            raise AssertionError(f"node limit exceeded: {nodes}")
+
         # And play on in Chess960 with the same process.
         board = chess.Board.from_chess960_pos(0)
         for _ in range(6):
