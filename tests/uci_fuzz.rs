@@ -10,13 +10,13 @@
 //! that once found a bug are kept in tests/data/uci_corpus/ and replayed
 //! first.
 
-use std::fs;
-use std::path::Path;
+mod fuzz_support;
 
 use crossbeam_channel::{Receiver, unbounded};
+use fuzz_support::{corpus, garbage, mutate, pick, seed_and_lines};
+use ndchess::protocol::InputLine;
 use ndchess::protocol::session::{SessionConfig, Settings};
 use ndchess::protocol::uci::{Flow, Uci};
-use ndchess::protocol::{InputLine, LineReader};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -94,6 +94,14 @@ impl Harness {
         for l in &got {
             assert!(known_output(l), "unknown output {l:?} after {context:?}");
             assert!(
+                !l.chars().any(char::is_control),
+                "a control character in {l:?} after {context:?}"
+            );
+            assert!(
+                l.chars().count() <= 1000 || !l.starts_with("info string error"),
+                "an overlong error line after {context:?}"
+            );
+            assert!(
                 !l.starts_with("info string error: internal"),
                 "engine-thread failure {l:?} after {context:?}"
             );
@@ -128,10 +136,6 @@ impl Harness {
             self.drain(line);
         }
     }
-}
-
-fn pick<'a, T>(rng: &mut SmallRng, xs: &'a [T]) -> &'a T {
-    &xs[rng.random_range(0..xs.len())]
 }
 
 const OPTION_NAMES: &[&str] = &[
@@ -292,105 +296,6 @@ fn valid_line(rng: &mut SmallRng, u: &Uci) -> String {
     }
 }
 
-fn random_char(rng: &mut SmallRng) -> char {
-    match rng.random_range(0..6) {
-        0 => char::from(rng.random_range(0u8..32)),
-        1 => pick(
-            rng,
-            &[
-                '|', '/', '(', ')', ' ', '-', '0', '9', 'ε', '\u{fffd}', '\u{7f}',
-            ],
-        )
-        .to_owned(),
-        2 => char::from_u32(rng.random_range(0x80..0x3000)).unwrap_or('?'),
-        _ => char::from(rng.random_range(32u8..127)),
-    }
-}
-
-fn mutate(rng: &mut SmallRng, line: &str) -> String {
-    let mut chars: Vec<char> = line.chars().collect();
-    for _ in 0..rng.random_range(1..4) {
-        match rng.random_range(0..9) {
-            0 if !chars.is_empty() => {
-                let i = rng.random_range(0..chars.len());
-                chars.remove(i);
-            }
-            1 => {
-                let i = rng.random_range(0..=chars.len());
-                chars.insert(i, random_char(rng));
-            }
-            2 if !chars.is_empty() => {
-                let i = rng.random_range(0..chars.len());
-                chars[i] = random_char(rng);
-            }
-            3 if !chars.is_empty() => {
-                let i = rng.random_range(0..chars.len());
-                chars.truncate(i);
-            }
-            4 => {
-                // Swap two words.
-                let s: String = chars.iter().collect();
-                let mut w: Vec<&str> = s.split(' ').collect();
-                if w.len() > 1 {
-                    let a = rng.random_range(0..w.len());
-                    let b = rng.random_range(0..w.len());
-                    w.swap(a, b);
-                }
-                chars = w.join(" ").chars().collect();
-            }
-            5 => {
-                // Replace a number by an extreme one.
-                let s: String = chars.iter().collect();
-                let w: Vec<String> = s
-                    .split(' ')
-                    .map(|x| {
-                        if x.parse::<i64>().is_ok() && rng.random_bool(0.5) {
-                            pick(
-                                rng,
-                                &[
-                                    "-1",
-                                    "0",
-                                    "4294967296",
-                                    "99999999999999999999",
-                                    "-9223372036854775808",
-                                ],
-                            )
-                            .to_string()
-                        } else {
-                            x.to_string()
-                        }
-                    })
-                    .collect();
-                chars = w.join(" ").chars().collect();
-            }
-            6 => {
-                let s: String = chars.iter().collect();
-                chars = s.to_uppercase().chars().collect();
-            }
-            7 if !chars.is_empty() => {
-                // Duplicate a slice (repeated fields, long lines).
-                let a = rng.random_range(0..chars.len());
-                let b = rng.random_range(a..=chars.len());
-                let piece: Vec<char> = chars[a..b].to_vec();
-                for _ in 0..rng.random_range(1..5) {
-                    chars.splice(b..b, piece.iter().copied());
-                }
-            }
-            _ => {}
-        }
-    }
-    chars.into_iter().collect()
-}
-
-fn garbage(rng: &mut SmallRng) -> String {
-    let n = rng.random_range(0..80);
-    let bytes: Vec<u8> = (0..n)
-        .map(|_| rng.random_range(0u8..=255))
-        .filter(|&b| b != b'\n')
-        .collect();
-    String::from_utf8_lossy(&bytes).into_owned()
-}
-
 /// A position text of the current variant, mutated in its fields.
 fn mutated_position(rng: &mut SmallRng, u: &Uci) -> String {
     let plies = rng.random_range(0..20);
@@ -421,18 +326,9 @@ fn mutated_position(rng: &mut SmallRng, u: &Uci) -> String {
 }
 
 fn replay_corpus(h: &mut Harness) -> usize {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/uci_corpus");
-    let mut files: Vec<_> = fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("corpus directory {}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "empty corpus in {}", dir.display());
     let mut n = 0;
-    for f in files {
-        let bytes = fs::read(&f).expect("corpus file readable");
-        let mut r = LineReader::new(&bytes[..], ndchess::protocol::MAX_LINE_BYTES);
-        while let Some(l) = r.next_line().expect("reading memory cannot fail") {
+    for file in corpus("uci_corpus") {
+        for l in file {
             match l {
                 InputLine::Text(t) => h.feed(&t),
                 InputLine::TooLong(len) => h.uci.reject_long_line(len),
@@ -445,14 +341,7 @@ fn replay_corpus(h: &mut Harness) -> usize {
 
 #[test]
 fn uci_survives_random_and_mutated_input() {
-    let seed: u64 = std::env::var("NDCHESS_FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5eed_0f0d_c4e5);
-    let total: usize = std::env::var("NDCHESS_FUZZ_LINES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(100_000);
+    let (seed, total) = seed_and_lines(0x5eed_0f0d_c4e5);
     eprintln!("uci fuzz: seed {seed}, {total} lines");
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut h = Harness::new();

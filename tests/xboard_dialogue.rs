@@ -366,12 +366,10 @@ fn cylinder_without_wrap_castling() {
     // (a1-h1-g1-f1, king to g1; RULES 2.3).
     h.send("force");
     h.send("setboard 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
-    let castlings = castlings(&h.position());
-    assert_eq!(castlings, 1);
+    assert_eq!(castlings(&h.position()), 1);
     h.send("option WrapCastling=1");
     h.send("setboard 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
-    let castlings = castlings(&h.position());
-    assert_eq!(castlings, 2);
+    assert_eq!(castlings(&h.position()), 2);
 }
 
 #[test]

@@ -177,12 +177,23 @@ impl std::error::Error for ParseError {}
 /// An input fragment fit to be quoted in an error line: control
 /// characters replaced, at most [`QUOTE_CHARS`] characters.
 pub fn quote(s: &str) -> String {
+    printable(s, QUOTE_CHARS)
+}
+
+/// Longest error message sent (characters); an error that repeats a huge
+/// input is cut here.
+pub const MAX_MESSAGE_CHARS: usize = 400;
+
+/// `s` fit for one output line: control characters (which could end the
+/// line early or upset a terminal) replaced by `?`, at most `max`
+/// characters, `…` marking a cut.
+pub fn printable(s: &str, max: usize) -> String {
     let mut out: String = s
         .chars()
-        .take(QUOTE_CHARS)
+        .take(max)
         .map(|c| if c.is_control() { '?' } else { c })
         .collect();
-    if s.chars().nth(QUOTE_CHARS).is_some() {
+    if s.chars().nth(max).is_some() {
         out.push('…');
     }
     out
@@ -520,7 +531,11 @@ impl Uci {
     }
 
     fn error(&self, message: impl fmt::Display) {
-        self.send(format!("info string error: {message}"));
+        // Messages repeat parts of the input: keep them on one short line.
+        self.send(format!(
+            "info string error: {}",
+            printable(&message.to_string(), MAX_MESSAGE_CHARS)
+        ));
     }
 
     fn debug_line(&self, message: impl FnOnce() -> String) {

@@ -36,7 +36,7 @@ use crate::search::{Bound, Limits, Score, SearchInfo, SearchResult};
 use super::host::SearchEvent;
 use super::options::{self, OptionKind, OptionSpec};
 use super::session::{Session, SessionConfig, SessionError, names};
-use super::uci::{Flow, engine_name, quote};
+use super::uci::{Flow, MAX_MESSAGE_CHARS, engine_name, printable, quote};
 use super::xboard_parse::{Command, Level, MoveSet, parse};
 
 /// The XBoard variant names and the ndchess variant family each selects.
@@ -515,7 +515,11 @@ impl XBoard {
             Ok(None) => return Flow::Continue,
             Ok(Some(c)) => c,
             Err(e) => {
-                self.send(format!("Error ({}): {}", e.kind, quote(line.trim())));
+                self.send(format!(
+                    "Error ({}): {}",
+                    printable(&e.kind, MAX_MESSAGE_CHARS),
+                    quote(line.trim())
+                ));
                 return Flow::Continue;
             }
         };
@@ -526,16 +530,28 @@ impl XBoard {
         }
         match self.execute(command) {
             Ok(flow) => flow,
+            // Reasons repeat parts of the input: keep them on one short line.
             Err(Refusal::Error(kind)) => {
-                self.send(format!("Error ({kind}): {}", quote(line.trim())));
+                self.send(format!(
+                    "Error ({}): {}",
+                    printable(&kind, MAX_MESSAGE_CHARS),
+                    quote(line.trim())
+                ));
                 Flow::Continue
             }
             Err(Refusal::IllegalMove(reason, mv)) => {
-                self.send(format!("Illegal move ({reason}): {}", quote(&mv)));
+                self.send(format!(
+                    "Illegal move ({}): {}",
+                    printable(&reason, MAX_MESSAGE_CHARS),
+                    quote(&mv)
+                ));
                 Flow::Continue
             }
             Err(Refusal::IllegalPosition(reason)) => {
-                self.send(format!("tellusererror Illegal position: {reason}"));
+                self.send(format!(
+                    "tellusererror Illegal position: {}",
+                    printable(&reason, MAX_MESSAGE_CHARS)
+                ));
                 Flow::Continue
             }
         }
