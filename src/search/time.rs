@@ -52,7 +52,11 @@ impl TimeManager {
                 (avail / 2, avail * 9 / 10)
             } else {
                 let opt = avail / mtg + inc * 3 / 4;
-                let max = (opt * 4).min(avail * 3 / 4);
+                // Never more than a quarter of the clock beyond the
+                // increment: with the clock down to a few increments (a
+                // long game at a fast control) a move still leaves room for
+                // the GUI's latency, which xboard charges to the engine.
+                let max = (opt * 4).min(avail * 3 / 4).min(avail / 4 + inc);
                 (opt.min(max), max)
             };
             let opt = opt.max(Duration::from_millis(1));
@@ -149,6 +153,21 @@ mod tests {
                 max <= left
                     .saturating_sub(l.move_overhead)
                     .max(Duration::from_millis(1))
+            );
+            assert!(tm.optimum().unwrap() <= max);
+        }
+    }
+
+    #[test]
+    fn low_clock_spends_about_the_increment() {
+        for (ms, inc) in [(370, 150), (250, 150), (1_000, 100), (60_000, 1_000)] {
+            let l = clock(ms, inc, None);
+            let tm = TimeManager::new(&l, 0, Instant::now());
+            let avail = Duration::from_millis(ms).saturating_sub(l.move_overhead);
+            let max = tm.maximum().unwrap();
+            assert!(
+                max <= avail / 4 + Duration::from_millis(inc),
+                "{ms}+{inc}: {max:?}"
             );
             assert!(tm.optimum().unwrap() <= max);
         }
