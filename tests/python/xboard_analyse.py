@@ -65,6 +65,17 @@ def main():
             raise AssertionError(f"analysis ignored the root move restriction: {pv}")
         check_pv(board, pv, "restricted")
 
+        # Fischer random castling both ways through the protocol: python-chess
+        # sends "include O-O" and reads the engine's pv, written O-O.
+        board = chess.Board("1r2k2r/8/8/8/8/8/8/1R2K2R w HBhb - 0 1", chess960=True)
+        castle = next(m for m in board.legal_moves if board.is_kingside_castling(m))
+        info = engine.analyse(board, chess.engine.Limit(time=0.3), root_moves=[castle])
+        pv = info.get("pv", [])
+        print(f"fischerandom castling: pv {[board.xboard(m) for m in pv[:1]]}")
+        if not pv or pv[0] != castle:
+            raise AssertionError(f"expected the castling first, got {pv}")
+        check_pv(board, pv, "castling")
+
         # A streaming analysis: several thinking lines, deepening.
         depths = []
         with engine.analysis(chess.Board(), chess.engine.Limit(time=0.5)) as analysis:
