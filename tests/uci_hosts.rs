@@ -16,7 +16,7 @@ use ndchess::variant::Variant;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position as _};
-use uci_support::{EngineProcess, binary};
+use uci_support::{EngineProcess, binary, find_tool};
 
 const SCRIPTS: &[&str] = &[
     "cutechess-chess.sh",
@@ -56,14 +56,6 @@ fn script_options(text: &str) -> Vec<(String, String)> {
         out.push((name, value));
     }
     out
-}
-
-fn find_tool(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/games")])
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
 }
 
 fn skip(what: &str, why: &str) {

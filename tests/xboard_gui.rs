@@ -24,9 +24,13 @@
 //! environment variable `CI` is set and is skipped loudly otherwise.
 //! The logs stay in `ci-logs/xboard/` for CI to keep as artifacts.
 
+mod uci_support;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
+
+use uci_support::find_tool;
 
 /// The games `ci-games.sh` plays, by output directory.
 const GAMES: &[&str] = &[
@@ -63,14 +67,6 @@ const MIN_PNG_BYTES: u64 = 20_000;
 
 /// The first eight bytes of every PNG file (PNG specification, 5.2).
 const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
-
-fn find_tool(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/games")])
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
 
 /// One protocol line of xboard's debug log.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -413,6 +413,32 @@ impl Worker {
         }
     }
 
+    /// What every node of the tree starts with: an empty pv, the stop
+    /// check, the node count, and the scores that need no search (an
+    /// aborted search, a draw by rule, the ply limit). `Some(score)` ends
+    /// the node there.
+    #[inline(always)]
+    fn enter_node(
+        &mut self,
+        sh: &Shared,
+        main: &mut Option<&mut MainDuties>,
+        ply: usize,
+    ) -> Option<i32> {
+        self.pv[ply].clear();
+        if self.check_abort(sh, main) {
+            return Some(0);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(true) {
+            return Some(DRAW);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(self.evaluate(sh));
+        }
+        None
+    }
+
     /// The principal variation search below the root.
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -430,17 +456,8 @@ impl Worker {
         if depth <= 0 {
             return self.qsearch(sh, main, alpha, beta, ply, pv_node);
         }
-        self.pv[ply].clear();
-        if self.check_abort(sh, main) {
-            return 0;
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if self.is_draw(true) {
-            return DRAW;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate(sh);
+        if let Some(v) = self.enter_node(sh, main, ply) {
+            return v;
         }
         // Mate distance pruning: no line can beat a shorter mate found.
         alpha = alpha.max(mated_in(ply));
@@ -776,17 +793,8 @@ impl Worker {
         ply: usize,
         pv_node: bool,
     ) -> i32 {
-        self.pv[ply].clear();
-        if self.check_abort(sh, main) {
-            return 0;
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if self.is_draw(true) {
-            return DRAW;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate(sh);
+        if let Some(v) = self.enter_node(sh, main, ply) {
+            return v;
         }
         let hash = self.tt_key();
         let tte = sh.tt.probe(hash);
