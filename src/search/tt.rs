@@ -76,8 +76,32 @@ pub struct TtEntry {
     pub eval: i32,
 }
 
+impl TtEntry {
+    /// The stored score, seen from a node `ply` plies below the root, if
+    /// its bound settles the window `alpha..beta` (an exact score, a lower
+    /// bound at or above `beta`, an upper bound at or below `alpha`).
+    #[inline]
+    pub fn cutoff(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let s = super::score::from_tt(self.score, ply);
+        let settles = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        settles.then_some(s)
+    }
+}
+
 /// Marker for "no static evaluation stored".
 pub const NO_EVAL: i32 = i32::MIN;
+
+/// Whether the words `k, d1, d2` of a slot hold an intact entry of
+/// `hash`: valid, and the key word is `hash ^ d1 ^ d2`, so a slot torn
+/// by a concurrent write (words from two different stores) never matches.
+#[inline]
+fn holds(k: u64, d1: u64, d2: u64, hash: u64) -> bool {
+    d1 & VALID != 0 && k ^ d1 ^ d2 == hash
+}
 
 fn pack(mv: Option<MoveCode>, depth: i32, bound: Bound, age: u8) -> u64 {
     let mut w = VALID;
@@ -212,7 +236,7 @@ impl TranspositionTable {
         for e in 0..BUCKET {
             let i = b + e * ENTRY_WORDS;
             let (k, d1, d2) = self.read(i);
-            if d1 & VALID != 0 && k ^ d1 ^ d2 == hash {
+            if holds(k, d1, d2, hash) {
                 return Some(unpack(d1, d2));
             }
         }
@@ -244,7 +268,7 @@ impl TranspositionTable {
                 }
                 continue;
             }
-            if k ^ d1 ^ d2 == hash {
+            if holds(k, d1, d2, hash) {
                 let old = unpack(d1, d2);
                 // Keep a deeper result of this search unless the new one
                 // is exact.

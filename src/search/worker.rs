@@ -471,16 +471,9 @@ impl Worker {
         if let Some(e) = tte
             && !pv_node
             && e.depth >= depth
+            && let Some(s) = e.cutoff(ply, alpha, beta)
         {
-            let s = score::from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
+            return s;
         }
         let in_check = self.pos().in_check();
         let static_eval = if in_check {
@@ -800,16 +793,9 @@ impl Worker {
         let tte = sh.tt.probe(hash);
         if let Some(e) = tte
             && !pv_node
+            && let Some(s) = e.cutoff(ply, alpha, beta)
         {
-            let s = score::from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
+            return s;
         }
         let in_check = self.pos().in_check();
         let mut list = std::mem::take(&mut self.moves[ply]);
