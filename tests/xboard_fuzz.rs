@@ -44,7 +44,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, unbounded};
-use fuzz_support::{corpus, garbage, mutate, pick, seed_and_lines};
+use fuzz_support::{assert_printable, corpus, garbage, mutate, pick, seed_and_lines};
 use ndchess::position::{GameResult, MoveKind, Position};
 use ndchess::protocol::session::{SessionConfig, Settings};
 use ndchess::protocol::uci::Flow;
@@ -63,11 +63,6 @@ const CONFIG: SessionConfig = SessionConfig {
 
 /// Longest `st` (seconds) that counts as a small search limit on its own.
 const SHORT_ST: f64 = 0.01;
-
-/// Longest answer to a refused line: the front-end quotes at most 60
-/// characters of the line, and its longest answer (to `variant`, listing
-/// the variants) has about 200.
-const MAX_REFUSAL_CHARS: usize = 1000;
 
 /// Deepest `sd` that counts as a small search limit.
 const SHALLOW: u32 = 3;
@@ -304,15 +299,7 @@ impl Harness {
         let got: Vec<String> = self.rx.try_iter().collect();
         for l in &got {
             assert!(known_output(l), "unknown output {l:?} after {context:?}");
-            assert!(
-                !l.chars().any(char::is_control),
-                "control character in output {l:?} after {context:?}"
-            );
-            assert!(
-                !is_refusal(l) || l.chars().count() <= MAX_REFUSAL_CHARS,
-                "overlong answer ({} characters) to {context:?}",
-                l.chars().count()
-            );
+            assert_printable(l, is_refusal(l), context);
             if l.starts_with("1-0 {") || l.starts_with("0-1 {") || l.starts_with("1/2-1/2 {") {
                 *self.stats.results.entry(l.clone()).or_default() += 1;
             } else if l == "resign" {

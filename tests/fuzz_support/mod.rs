@@ -24,6 +24,27 @@ pub fn seed_and_lines(default_seed: u64) -> (u64, usize) {
     )
 }
 
+/// Longest answer to a refused line: the front-ends quote at most 60
+/// characters of the input and cap their messages at 400; the longest
+/// real answer (XBoard's to `variant`, listing the variants) has about
+/// 200.
+pub const MAX_REFUSAL_CHARS: usize = 1000;
+
+/// Checks what both protocols promise of every output line: no control
+/// character (it could end the line early or upset a terminal), and an
+/// answer to a refused line (`refusal`) of at most [`MAX_REFUSAL_CHARS`].
+pub fn assert_printable(line: &str, refusal: bool, context: &str) {
+    assert!(
+        !line.chars().any(char::is_control),
+        "control character in output {line:?} after {context:?}"
+    );
+    assert!(
+        !refusal || line.chars().count() <= MAX_REFUSAL_CHARS,
+        "overlong answer ({} characters) to {context:?}",
+        line.chars().count()
+    );
+}
+
 /// A random element of `xs` (not empty).
 pub fn pick<'a, T>(rng: &mut SmallRng, xs: &'a [T]) -> &'a T {
     &xs[rng.random_range(0..xs.len())]
