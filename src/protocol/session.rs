@@ -423,6 +423,12 @@ impl Session {
         Position::start(&self.variant)
     }
 
+    /// Sets the start position of the current variant (which cannot fail:
+    /// every variant that built has one).
+    pub fn set_start_position(&mut self) {
+        self.position = Some(self.start_position());
+    }
+
     /// Sets the position: `text` (a position text of the current variant)
     /// or the start position, then `moves` in the board's notation. On
     /// error the previous position stays.

@@ -199,8 +199,6 @@ pub struct XBoard {
     hint: Option<Move>,
     /// Root moves excluded by `exclude` (cleared on every new position).
     excluded: Vec<Move>,
-    /// The engine sent `setup` for this variant (engine-defined board).
-    defined_variant: bool,
     /// Analysis mode (`analyze` until `exit`): every new position is
     /// analysed; a search may or may not run (all root moves excluded).
     analyze_mode: bool,
@@ -431,7 +429,7 @@ impl XBoard {
     pub fn new(out: Sender<String>, config: SessionConfig) -> XBoard {
         let mut session = Session::new(config);
         // The default session is classical chess, whose start always builds.
-        let _ = session.set_position(None, &[]);
+        session.set_start_position();
         let (events_tx, events_rx) = unbounded();
         XBoard {
             session,
@@ -455,7 +453,6 @@ impl XBoard {
             draw_offer_made: false,
             hint: None,
             excluded: Vec::new(),
-            defined_variant: false,
             analyze_mode: false,
         }
     }
@@ -910,16 +907,12 @@ impl XBoard {
             v => v,
         };
         let before = self.session.variant().spec.clone();
-        let backup = self.position().clone();
         self.set_session_option(name, value)?;
         if self.session.variant().spec != before {
             // The variant changed under the game (WrapCastling,
             // Chess960Number): the game restarts from its start position.
             self.abort_search();
-            if self.session.set_position(None, &[]).is_err() {
-                // Cannot happen for a variant that built; keep the game.
-                let _ = self.session.set_position(Some(&backup.to_text()), &[]);
-            }
+            self.session.set_start_position();
             self.position_changed();
         }
         Ok(())
@@ -930,9 +923,7 @@ impl XBoard {
         if self.session.variant().name != "chess" {
             self.set_session_option(names::UCI_VARIANT, Some("chess"))?;
         }
-        self.session
-            .set_position(None, &[])
-            .map_err(|e| error(format!("internal: {e}")))?;
+        self.session.set_start_position();
         self.session.new_game();
         self.force = false;
         self.engine_player = 1;
@@ -942,7 +933,6 @@ impl XBoard {
         self.scores.clear();
         self.draw_offered = false;
         self.draw_offer_made = false;
-        self.defined_variant = false;
         self.position_changed();
         if self.analyze_mode {
             // `new` in analysis mode: the start position, still analysed.
@@ -960,21 +950,12 @@ impl XBoard {
                 VARIANTS.iter().map(|v| v.0).collect::<Vec<_>>().join(", ")
             )));
         };
-        self.abort_search();
-        let old = self.session.settings().variant.clone();
         self.set_session_option(names::UCI_VARIANT, Some(family))?;
-        if let Err(e) = self.session.set_position(None, &[]) {
-            let _ = self.session.set_option(names::UCI_VARIANT, Some(&old));
-            let _ = self.session.set_position(None, &[]);
-            return Err(error(format!("variant cannot start: {e}")));
-        }
+        self.abort_search();
+        self.session.set_start_position();
         self.position_changed();
-        self.defined_variant = false;
         match family {
-            "torus" => {
-                self.send_torus_setup();
-                self.defined_variant = true;
-            }
+            "torus" => self.send_torus_setup(),
             "cylinder" => {
                 // xboard's own cylinder rejects moves round the edge unless
                 // the first engine defines its pieces as cylindrical (`o`).
