@@ -86,11 +86,17 @@ impl Engine {
         }
     }
 
-    /// Sends `ping n` and waits for its `pong`.
-    fn sync(&mut self, n: u32) {
-        self.send(&format!("ping {n}"));
+    /// Sends `ping n` and waits at most `limit` for its `pong`; the time
+    /// from the write to the answer.
+    fn ping(&mut self, n: u32, limit: Duration) -> Option<Duration> {
+        let t = self.send(&format!("ping {n}"));
         let want = format!("pong {n}");
-        self.wait_for(|l| l == want, Duration::from_secs(60));
+        self.wait_for(|l| l == want, limit).map(|a| a - t)
+    }
+
+    /// Waits until the engine has done everything sent so far.
+    fn sync(&mut self, n: u32) {
+        self.ping(n, Duration::from_secs(60));
     }
 }
 
@@ -132,11 +138,8 @@ fn measure(program: &str, rounds: usize) -> Samples {
         e.sync(n);
         // Idle ping.
         n += 1;
-        let t = e.send(&format!("ping {n}"));
-        let want = format!("pong {n}");
-        if let Some(a) = e.wait_for(|l| l == want, Duration::from_secs(5)) {
-            s.idle_pong.push(ms(a - t));
-        }
+        s.idle_pong
+            .extend(e.ping(n, Duration::from_secs(5)).map(ms));
         // `?` while thinking under st 30.
         e.send("st 30");
         e.send("force");
@@ -158,11 +161,8 @@ fn measure(program: &str, rounds: usize) -> Samples {
         e.wait_for(|l| l.starts_with("move "), Duration::from_secs(5));
         std::thread::sleep(Duration::from_millis(100));
         n += 1;
-        let t = e.send(&format!("ping {n}"));
-        let want = format!("pong {n}");
-        if let Some(a) = e.wait_for(|l| l == want, Duration::from_secs(5)) {
-            s.ponder_pong.push(ms(a - t));
-        }
+        s.ponder_pong
+            .extend(e.ping(n, Duration::from_secs(5)).map(ms));
         // usermove → move under st 1 (pondering off).
         e.send("easy");
         e.send("force");

@@ -680,7 +680,11 @@ impl XBoard {
             }
             Command::Random | Command::Info => {}
             Command::Force => {
-                self.abort_analysis_or_search_keep_analysis();
+                // Thinking and pondering stop; an analysis goes on
+                // (analysis is force mode with a search).
+                if !self.analyze_mode {
+                    self.abort_search();
+                }
                 self.force = true;
             }
             Command::Go => {
@@ -799,14 +803,6 @@ impl XBoard {
             Command::Include(set) => self.exclude(set, false)?,
         }
         Ok(Flow::Continue)
-    }
-
-    /// `force` stops thinking and pondering; analysis goes on (analysis
-    /// is force mode with a search).
-    fn abort_analysis_or_search_keep_analysis(&mut self) {
-        if !self.analyze_mode {
-            self.abort_search();
-        }
     }
 
     /// In analysis mode, (re)starts the analysis of the current position.
