@@ -19,10 +19,10 @@
 
 use std::time::Duration;
 
+use ndchess::board::variant::Variant;
 use ndchess::eval::EvalConfig;
-use ndchess::position::{GameResult, Position};
+use ndchess::rules::position::{GameResult, Position};
 use ndchess::search::{Engine, EngineOptions, Limits, SearchControl};
-use ndchess::variant::Variant;
 use rand::{RngExt, SeedableRng};
 
 #[derive(Clone, Debug)]
@@ -123,8 +123,8 @@ fn white_score(r: &GameResult) -> f64 {
     match r {
         GameResult::Win { winner, reason } => {
             let s = match reason {
-                ndchess::position::WinReason::Checkmate => 1.0,
-                ndchess::position::WinReason::Stalemate => 0.75,
+                ndchess::rules::position::WinReason::Checkmate => 1.0,
+                ndchess::rules::position::WinReason::Stalemate => 0.75,
             };
             if *winner == 0 { s } else { 1.0 - s }
         }

@@ -18,9 +18,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ndchess::movegen;
-use ndchess::position::Position;
-use ndchess::variant::Variant;
+use ndchess::board::variant::Variant;
+use ndchess::rules::movegen;
+use ndchess::rules::position::Position;
 use shakmaty::Chess;
 
 /// CPU time (user + system) of this process so far, from the `utime` and

@@ -14,9 +14,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ndchess::position::Position;
+use ndchess::board::variant::Variant;
+use ndchess::rules::position::Position;
 use ndchess::search::{Engine, EngineOptions, Limits, SearchControl};
-use ndchess::variant::Variant;
 use rand::{RngExt, SeedableRng};
 
 const SPECS: &[&str] = &[

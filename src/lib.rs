@@ -1,24 +1,25 @@
 //! ndchess: a chess engine for boards of any dimension and shape.
 //!
-//! Data flows one way: a [`variant::Variant`] (built from a spec string)
-//! owns its [`geometry::Geometry`] and every table derived from it; a
-//! [`position::Position`] holds pieces and rights; [`movegen`] produces legal
-//! moves and perft counts; [`mobility`] measures piece strength as seed 001
-//! does; [`notation`] reads and writes position texts and diagrams; [`san`]
-//! reads and writes moves in the seeds' long and short notation; [`protocol`]
-//! speaks UCI to GUIs and tournament managers.
+//! The modules form layers; each imports only from the layers above it in
+//! this list (docs/architecture.md has the map):
+//!
+//! - [`board`]: geometry, cell sets, variants (pieces, seating, start
+//!   positions, rule switches) and the registry that builds them;
+//! - [`rules`]: positions, the attack routine, legal move generation,
+//!   game end, joint decisions of simultaneous turns, notation;
+//! - [`theory`]: the seeds' measures of boards and start positions
+//!   (mobility, the T4.2 axioms);
+//! - [`eval`]: the mobility-derived evaluation;
+//! - [`search`]: the alpha-beta search and its transposition table;
+//! - [`engine`]: the searcher as a component (options, threads, a search
+//!   thread for front-ends);
+//! - [`game`]: one game driver for every front-end (players, clocks,
+//!   records);
+//! - [`protocol`]: the UCI and XBoard front-ends.
 
-pub mod axioms;
-pub mod bitboard;
-pub mod commands;
+pub mod board;
 pub mod eval;
-pub mod geometry;
-pub mod mobility;
-pub mod movegen;
-pub mod movegen64;
-pub mod notation;
-pub mod position;
 pub mod protocol;
-pub mod san;
+pub mod rules;
 pub mod search;
-pub mod variant;
+pub mod theory;

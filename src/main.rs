@@ -1,7 +1,10 @@
 //! The `ndchess` binary: wires clap subcommands to [`ndchess::commands`].
 
 use clap::{Parser, Subcommand};
-use ndchess::commands::{self, VariantArgs};
+mod cli;
+
+use cli as commands;
+use cli::VariantArgs;
 
 #[derive(Parser)]
 #[command(

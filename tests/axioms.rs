@@ -8,9 +8,9 @@
 
 use std::collections::BTreeSet;
 
-use ndchess::axioms::{Axiom, AxiomReport, Occupant, Violation, check_start};
-use ndchess::position::{Move, MoveKind, Position};
-use ndchess::variant::{EMPTY, Variant, piece_kind, piece_player};
+use ndchess::board::variant::{EMPTY, Variant, piece_kind, piece_player};
+use ndchess::rules::position::{Move, MoveKind, Position};
+use ndchess::theory::axioms::{Axiom, AxiomReport, Occupant, Violation, check_start};
 
 fn report(spec: &str) -> (std::sync::Arc<Variant>, AxiomReport) {
     let v = Variant::from_spec(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));

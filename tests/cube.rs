@@ -12,10 +12,12 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use ndchess::notation;
-use ndchess::position::{DrawReason, GameResult, Move, Position, WinReason};
-use ndchess::san::{CheckMark, LetterSet, long_notation, parse_annotated, parse_short};
-use ndchess::variant::{Variant, piece_kind, piece_player};
+use ndchess::board::variant::{Variant, piece_kind, piece_player};
+use ndchess::rules::notation;
+use ndchess::rules::notation::san::{
+    CheckMark, LetterSet, long_notation, parse_annotated, parse_short,
+};
+use ndchess::rules::position::{DrawReason, GameResult, Move, Position, WinReason};
 
 fn cube() -> Arc<Variant> {
     Variant::from_spec("cube").expect("invariant: 'cube' is a built-in variant")
@@ -403,7 +405,7 @@ fn replay(key: &str, pos: &mut Position, items: &[Item], out: &mut Replay, main:
                 let from = coords(&g.cell_name(m.from as usize));
                 let to = coords(&g.cell_name(m.to as usize));
                 let after = reference.play(from, to);
-                let actual = ndchess::san::check_mark(pos, m);
+                let actual = ndchess::rules::notation::san::check_mark(pos, m);
                 // The seed marks checks with "+", and writes a mating move
                 // without a mark, followed by "matt".
                 match parsed.check {

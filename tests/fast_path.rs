@@ -2,9 +2,9 @@
 //! produce exactly the moves of the generic generator, which is itself checked
 //! against the reference generator and published perft tables.
 
-use ndchess::movegen::{Scratch, count_moves, generate, generate_generic};
-use ndchess::position::{Move, Position};
-use ndchess::variant::Variant;
+use ndchess::board::variant::Variant;
+use ndchess::rules::movegen::{Scratch, count_moves, generate, generate_generic};
+use ndchess::rules::position::{Move, Position};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use ndchess::position::Position;
-use ndchess::variant::Variant;
+use ndchess::board::variant::Variant;
+use ndchess::rules::position::Position;
 
 /// A checked example block: its keyword, variant spec, body lines and the
 /// line number of its header in the file (for messages).
@@ -229,7 +229,7 @@ fn notation_examples_hold() {
             "no '{k}' block found"
         );
     }
-    for name in ndchess::variant::VARIANT_NAMES {
+    for name in ndchess::board::variant::VARIANT_NAMES {
         assert!(
             start_names.iter().any(|n| n == name),
             "docs/notation.md has no start position of {name}"

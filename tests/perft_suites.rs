@@ -12,9 +12,9 @@ use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ndchess::movegen;
-use ndchess::position::Position;
-use ndchess::variant::Variant;
+use ndchess::board::variant::Variant;
+use ndchess::rules::movegen;
+use ndchess::rules::position::Position;
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;

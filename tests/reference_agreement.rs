@@ -12,9 +12,9 @@
 
 mod reference;
 
-use ndchess::movegen;
-use ndchess::position::{MoveKey, Position as FastPosition};
-use ndchess::variant::Variant as FastVariant;
+use ndchess::board::variant::Variant as FastVariant;
+use ndchess::rules::movegen;
+use ndchess::rules::position::{MoveKey, Position as FastPosition};
 use reference::{
     Key, Kind, Move as RefMove, Position as RefPosition, Special, Variant as RefVariant,
 };

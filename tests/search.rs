@@ -8,10 +8,10 @@ mod reference;
 use std::sync::Arc;
 use std::time::Duration;
 
+use ndchess::board::variant::Variant;
 use ndchess::eval::EvalConfig;
-use ndchess::position::{DrawReason, GameResult, Position, WinReason};
+use ndchess::rules::position::{DrawReason, GameResult, Position, WinReason};
 use ndchess::search::{Engine, EngineOptions, Limits, Score, SearchControl, SearchInfo};
-use ndchess::variant::Variant;
 
 const SPECS: &[&str] = &[
     "chess",

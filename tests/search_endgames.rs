@@ -9,9 +9,9 @@
 
 use std::time::Duration;
 
-use ndchess::position::{GameResult, Position, WinReason};
+use ndchess::board::variant::Variant;
+use ndchess::rules::position::{GameResult, Position, WinReason};
 use ndchess::search::{Engine, EngineOptions, Limits, SearchControl};
-use ndchess::variant::Variant;
 
 /// (name, position text, moves the seed's game needs to mate).
 const ENDGAMES: &[(&str, &str, u32)] = &[

@@ -11,8 +11,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use ndchess::position::{MoveKind, Position};
-use ndchess::variant::{Variant, piece_kind};
+use ndchess::board::variant::{Variant, piece_kind};
+use ndchess::rules::position::{MoveKind, Position};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use shakmaty::fen::Fen;
@@ -118,7 +118,7 @@ impl Game {
         &self,
         stats: &mut Stats,
     ) -> (
-        Vec<(ndchess::position::Move, String)>,
+        Vec<(ndchess::rules::position::Move, String)>,
         BTreeMap<String, SkMove>,
     ) {
         let king_takes_rook = self.chess960();
@@ -246,7 +246,11 @@ impl Game {
     /// Picks the next move. Uniform random play rarely castles or takes en
     /// passant, so castling, en passant, double steps that allow an
     /// en-passant reply and moves that clear the back rank are preferred.
-    fn choose(&mut self, ours: &[(ndchess::position::Move, String)], rng: &mut SmallRng) -> usize {
+    fn choose(
+        &mut self,
+        ours: &[(ndchess::rules::position::Move, String)],
+        rng: &mut SmallRng,
+    ) -> usize {
         let pick = |pool: &[usize], rng: &mut SmallRng| pool[rng.random_range(0..pool.len())];
         let of_kind = |k: MoveKind| -> Vec<usize> {
             (0..ours.len()).filter(|&i| ours[i].0.kind == k).collect()

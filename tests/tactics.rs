@@ -13,9 +13,9 @@ mod reference;
 
 use std::sync::Arc;
 
-use ndchess::position::Position;
+use ndchess::board::variant::Variant;
+use ndchess::rules::position::Position;
 use ndchess::search::{Engine, EngineOptions, Limits, Score, SearchControl};
-use ndchess::variant::Variant;
 
 fn data(file: &str) -> String {
     let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
@@ -24,7 +24,7 @@ fn data(file: &str) -> String {
 
 /// Searches for a mate of at most `n` moves; returns the score and the
 /// principal variation.
-fn engine_mate(pos: &Position, n: u32) -> (Score, Vec<ndchess::position::Move>) {
+fn engine_mate(pos: &Position, n: u32) -> (Score, Vec<ndchess::rules::position::Move>) {
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 16,
@@ -40,7 +40,7 @@ fn engine_mate(pos: &Position, n: u32) -> (Score, Vec<ndchess::position::Move>) 
 }
 
 /// Plays a principal variation and checks that it ends in checkmate.
-fn pv_mates(pos: &Position, pv: &[ndchess::position::Move]) -> bool {
+fn pv_mates(pos: &Position, pv: &[ndchess::rules::position::Move]) -> bool {
     let mut p = pos.clone();
     for &m in pv {
         if !p.legal_moves().contains(&m) {

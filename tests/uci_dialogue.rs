@@ -27,8 +27,8 @@ mod uci_support;
 
 use std::time::{Duration, Instant};
 
-use ndchess::position::Position;
-use ndchess::variant::{VARIANT_NAMES, Variant};
+use ndchess::board::variant::{VARIANT_NAMES, Variant};
+use ndchess::rules::position::Position;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position as _};

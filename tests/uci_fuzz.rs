@@ -298,7 +298,7 @@ fn mutated_position(rng: &mut SmallRng, u: &Uci) -> String {
     // after a text with a move number near the reader's limit (100,000)
     // count past it (found by this test, seed 11); start afresh then.
     let (mut pos, moves) = match fen {
-        Some(f) => match ndchess::position::Position::from_text(s.variant(), &f) {
+        Some(f) => match ndchess::rules::position::Position::from_text(s.variant(), &f) {
             Ok(p) => (p, moves),
             Err(_) => (s.start_position(), Vec::new()),
         },

@@ -11,8 +11,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ndchess::position::Position;
-use ndchess::variant::Variant;
+use ndchess::board::variant::Variant;
+use ndchess::rules::position::Position;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position as _};

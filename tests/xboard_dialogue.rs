@@ -5,11 +5,11 @@
 //! are bounded by depth or by `st` and waited for.
 
 use crossbeam_channel::{Receiver, unbounded};
-use ndchess::position::{MoveKind, Position};
+use ndchess::board::variant::Variant;
 use ndchess::protocol::session::SessionConfig;
 use ndchess::protocol::uci::Flow;
 use ndchess::protocol::xboard::{self, XBoard};
-use ndchess::variant::Variant;
+use ndchess::rules::position::{MoveKind, Position};
 
 const CONFIG: SessionConfig = SessionConfig {
     max_hash_mb: 8,

@@ -45,12 +45,12 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, unbounded};
 use fuzz_support::{assert_printable, corpus, garbage, mutate, pick, seed_and_lines};
-use ndchess::position::{GameResult, MoveKind, Position};
 use ndchess::protocol::session::{SessionConfig, Settings};
 use ndchess::protocol::uci::Flow;
 use ndchess::protocol::xboard::{VARIANTS, XBoard, move_text, parse_move};
 use ndchess::protocol::xboard_parse::{Command, parse};
 use ndchess::protocol::{InputLine, MAX_LINE_BYTES};
+use ndchess::rules::position::{GameResult, MoveKind, Position};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 

@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
-use crate::movegen;
-use crate::position::{Move, Position};
+use crate::rules::movegen;
+use crate::rules::position::{Move, Position};
 use crate::search::{Engine, EngineOptions, Limits, SearchControl, SearchInfo, SearchResult};
 
 /// What a running search tells its front-end.
@@ -368,7 +368,7 @@ fn perft_divide(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Variant;
+    use crate::board::variant::Variant;
 
     #[test]
     fn perft_divide_matches_movegen() {

@@ -10,9 +10,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::position::{Move, MoveError, Position, PositionError};
+use crate::board::variant::{VARIANT_NAMES, Variant, VariantError};
+use crate::rules::position::{Move, MoveError, Position, PositionError};
 use crate::search::{EngineOptions, Limits};
-use crate::variant::{VARIANT_NAMES, Variant, VariantError};
 
 use super::host::{EngineHost, PerftReporter, SearchReporter};
 use super::options::{self, OptionError, OptionKind, OptionSpec, OptionValue};

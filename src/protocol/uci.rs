@@ -13,9 +13,9 @@ use std::time::Duration;
 
 use crossbeam_channel::Sender;
 
-use crate::position::Position;
+use crate::board::variant::Variant;
+use crate::rules::position::Position;
 use crate::search::{Limits, Score, SearchInfo, SearchResult};
-use crate::variant::Variant;
 
 use super::host::{PerftOutcome, SearchEvent};
 use super::options::{OptionKind, OptionSpec};

@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
-use crate::position::{DrawReason, GameResult, Move, MoveKind, Position, WinReason};
+use crate::rules::position::{DrawReason, GameResult, Move, MoveKind, Position, WinReason};
 use crate::search::{Bound, Limits, Score, SearchInfo, SearchResult};
 
 use super::host::SearchEvent;
@@ -280,8 +280,8 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
         };
     }
     pos.parse_move(text).map_err(|e| match e {
-        crate::position::MoveError::Syntax(_) => "not a move".to_string(),
-        crate::position::MoveError::Illegal(_) => {
+        crate::rules::position::MoveError::Syntax(_) => "not a move".to_string(),
+        crate::rules::position::MoveError::Illegal(_) => {
             if pos.legal_moves().is_empty() {
                 "the game is over".to_string()
             } else {

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::position::{GameResult, Move, Position};
+use crate::rules::position::{GameResult, Move, Position};
 
 use super::score::{Bound, Score};
 

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::position::Move;
+use crate::rules::position::Move;
 
 /// Default safety margin for the time a move takes to reach the opponent.
 pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(10);

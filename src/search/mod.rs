@@ -27,9 +27,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::board::variant::{StalemateRule, Variant};
 use crate::eval::{EvalConfig, EvalScratch, Evaluator};
-use crate::position::{Move, Position};
-use crate::variant::{StalemateRule, Variant};
+use crate::rules::position::{Move, Position};
 
 pub use control::SearchControl;
 pub use info::{SearchInfo, SearchResult};

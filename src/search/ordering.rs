@@ -5,10 +5,10 @@
 //! A good order is what makes alpha-beta cut: the first move of a node
 //! should be the one that refutes the opponent's last move.
 
+use crate::board::variant::{EMPTY, piece_kind};
 use crate::eval::Evaluator;
-use crate::movegen;
-use crate::position::{Move, MoveKind, Position};
-use crate::variant::{EMPTY, piece_kind};
+use crate::rules::movegen;
+use crate::rules::position::{Move, MoveKind, Position};
 
 use super::tt::MoveCode;
 
@@ -81,7 +81,7 @@ impl Heuristics {
     #[inline]
     fn index(&self, pos: &Position, m: &Move) -> usize {
         let p = pos.piece_at(m.from as usize);
-        let player = crate::variant::piece_player(p);
+        let player = crate::board::variant::piece_player(p);
         (player * self.kinds + piece_kind(p)) * self.cells + m.to as usize
     }
 

@@ -11,10 +11,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use crate::board::variant::{MAX_PLAYERS, StalemateRule, Variant};
 use crate::eval::{EVAL_LIMIT, EvalScratch, Evaluator};
-use crate::movegen::{self, Scratch};
-use crate::position::{Move, Position};
-use crate::variant::{MAX_PLAYERS, StalemateRule, Variant};
+use crate::rules::movegen::{self, Scratch};
+use crate::rules::position::{Move, Position};
 
 use super::control::SearchControl;
 use super::info::SearchInfo;
@@ -301,7 +301,9 @@ impl Worker {
                     let royal = v.royal_kind;
                     let pieces = pos
                         .player_cells(winner)
-                        .filter(|&c| Some(crate::variant::piece_kind(pos.piece_at(c))) != royal)
+                        .filter(|&c| {
+                            Some(crate::board::variant::piece_kind(pos.piece_at(c))) != royal
+                        })
                         .count() as u32;
                     stalemated_in(ply, pieces)
                 }

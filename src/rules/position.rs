@@ -12,9 +12,9 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
-use crate::bitboard::Cells;
-use crate::geometry::Cell;
-use crate::variant::{
+use crate::board::bitboard::Cells;
+use crate::board::geometry::Cell;
+use crate::board::variant::{
     CastlingStyle, EMPTY, NO_CELL, Piece, StalemateRule, Variant, piece, piece_kind, piece_player,
 };
 
@@ -606,13 +606,13 @@ impl Position {
 
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
-        crate::movegen::in_check(self)
+        crate::rules::movegen::in_check(self)
     }
 
     /// Legal moves of the side to move.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
-        crate::movegen::legal_moves(self, &mut out);
+        crate::rules::movegen::legal_moves(self, &mut out);
         out
     }
 
@@ -753,12 +753,12 @@ impl Position {
 
     /// The position text (FEN on 2-D boards; docs/notation.md).
     pub fn to_text(&self) -> String {
-        crate::notation::position_to_text(self)
+        crate::rules::notation::position_to_text(self)
     }
 
     /// Reads a position text for variant `v`.
     pub fn from_text(v: &Arc<Variant>, text: &str) -> Result<Position, PositionError> {
-        crate::notation::position_from_text(v, text)
+        crate::rules::notation::position_from_text(v, text)
     }
 
     /// Sets up a position from parts already checked by the notation
@@ -839,7 +839,7 @@ impl Position {
         // The player who moved last may not have left its king attacked.
         let players = v.players.len();
         let last = (to_move + players - 1) % players;
-        if last != to_move && crate::movegen::player_in_check(&pos, last) {
+        if last != to_move && crate::rules::movegen::player_in_check(&pos, last) {
             return Err(PositionError::Illegal(format!(
                 "{} is in check but it is not its turn",
                 v.players[last].name

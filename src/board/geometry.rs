@@ -321,7 +321,7 @@ impl Geometry {
 
     /// Words a bitboard of this board needs.
     pub fn words(&self) -> usize {
-        crate::bitboard::words_for(self.cell_count())
+        crate::board::bitboard::words_for(self.cell_count())
     }
 
     /// Coordinates of a cell.

@@ -5,7 +5,7 @@
 //! is split into segments along which the flattened index only grows or only
 //! shrinks (one segment on a board without wrap, more where the ray goes
 //! round), so the first blocker of a segment is its lowest or highest set
-//! bit. Everything else follows the generic generator in [`crate::movegen`]
+//! bit. Everything else follows the generic generator in [`crate::rules::movegen`]
 //! (checking lines intersected, pin lines per pinned piece, king moves tested
 //! on the board without the king, en passant and castling tested on the
 //! board after the move); the agreement of the two generators is tested in
@@ -14,10 +14,12 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::geometry::Cell;
-use crate::movegen::{MoveSink, Scratch, generate_castling, push_en_passant, push_pawn_move};
-use crate::position::{Move, MoveKind, Position};
-use crate::variant::{NO_CELL, Variant, piece_kind};
+use crate::board::geometry::Cell;
+use crate::board::variant::{NO_CELL, Variant, piece_kind};
+use crate::rules::movegen::{
+    MoveSink, Scratch, generate_castling, push_en_passant, push_pawn_move,
+};
+use crate::rules::position::{Move, MoveKind, Position};
 
 /// A piece of a ray along which cell indices are monotonic.
 #[derive(Clone, Copy, Debug)]
@@ -105,7 +107,7 @@ impl MagicTable {
     }
 
     /// Builds the table for `dirs` from the segment tables.
-    fn build(t: &Tables, g: &crate::geometry::Geometry, dirs: &[usize]) -> MagicTable {
+    fn build(t: &Tables, g: &crate::board::geometry::Geometry, dirs: &[usize]) -> MagicTable {
         let cells = g.cell_count();
         let mut rng = 0x2545_F491_4F6C_DD1Du64 ^ (dirs.len() as u64) << 32 ^ cells as u64;
         let mut next = move || {
@@ -237,7 +239,7 @@ impl Tables {
             .iter()
             .flat_map(|t| (0..64).map(|c| if c < cells { to_mask(t.get(c)) } else { 0 }))
             .collect();
-        let per_pawn = |f: &dyn Fn(&crate::variant::PawnTable, Cell) -> u64| -> Vec<u64> {
+        let per_pawn = |f: &dyn Fn(&crate::board::variant::PawnTable, Cell) -> u64| -> Vec<u64> {
             v.pawn_tables
                 .iter()
                 .flat_map(|per_kind| {

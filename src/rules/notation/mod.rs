@@ -10,11 +10,13 @@
 //! for the outermost rooks, file letters otherwise); Shredder-FEN file
 //! letters are accepted on input.
 
+pub mod san;
+
 use std::sync::Arc;
 
-use crate::geometry::{Cell, Geometry};
-use crate::position::{Position, PositionError};
-use crate::variant::{EMPTY, Piece, Variant, piece, piece_kind, piece_player};
+use crate::board::geometry::{Cell, Geometry};
+use crate::board::variant::{EMPTY, Piece, Variant, piece, piece_kind, piece_player};
+use crate::rules::position::{Position, PositionError};
 
 /// The board's cells as slices → ranks (highest first) → cells (by file).
 pub fn layout(g: &Geometry) -> Vec<Vec<Vec<Cell>>> {
@@ -441,7 +443,7 @@ pub fn diagram(pos: &Position) -> String {
             let mut header = String::from("    ");
             for lv in 0..levels {
                 let name = match g.naming() {
-                    crate::geometry::Naming::Cube => {
+                    crate::board::geometry::Naming::Cube => {
                         ["level a", "level b", "level g", "level d"][lv as usize].to_string()
                     }
                     _ => format!("level {}", (b'A' + lv as u8) as char),

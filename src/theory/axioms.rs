@@ -34,8 +34,8 @@
 
 use std::fmt;
 
-use crate::geometry::Cell;
-use crate::variant::{EMPTY, Piece, Variant, piece_kind, piece_player};
+use crate::board::geometry::Cell;
+use crate::board::variant::{EMPTY, Piece, Variant, piece_kind, piece_player};
 
 /// The axioms of T4.2 in the seed's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -92,7 +92,7 @@ pub struct Occupant {
 }
 
 /// One breach of an axiom. Cells are given by their ASCII names
-/// (docs/notation.md), axes 0-based as in [`crate::geometry`] (axis 0 is the
+/// (docs/notation.md), axes 0-based as in [`crate::board::geometry`] (axis 0 is the
 /// seed's axis 1, the rank axis).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Violation {
@@ -329,7 +329,7 @@ pub fn check_start(v: &Variant) -> AxiomReport {
 }
 
 /// Checks any placement of pieces on the variant's board. The pieces must be
-/// codes of this variant (as [`crate::position::Position`] holds them); a
+/// codes of this variant (as [`crate::rules::position::Position`] holds them); a
 /// cell outside the board is ignored and of several pieces on one cell the
 /// last one counts.
 pub fn check_placement(v: &Variant, pieces: &[(Cell, Piece)]) -> AxiomReport {
@@ -666,7 +666,7 @@ impl Checker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::piece;
+    use crate::board::variant::piece;
 
     fn cell(v: &Variant, name: &str) -> Cell {
         v.geometry

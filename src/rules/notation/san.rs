@@ -21,9 +21,9 @@
 
 use std::fmt;
 
-use crate::geometry::{Cell, Naming};
-use crate::position::{Move, MoveKind, Position};
-use crate::variant::{EMPTY, Variant, piece_kind, piece_player};
+use crate::board::geometry::{Cell, Naming};
+use crate::board::variant::{EMPTY, Variant, piece_kind, piece_player};
+use crate::rules::position::{Move, MoveKind, Position};
 
 /// Which letters name the pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,8 +13,8 @@
 //!   and the pawns of one player and kind once with their kind's total (the
 //!   seed's pawns share the cells between them).
 
-use crate::geometry::Cell;
-use crate::variant::{NO_CELL, Variant, piece, piece_kind, piece_player};
+use crate::board::geometry::Cell;
+use crate::board::variant::{NO_CELL, Variant, piece, piece_kind, piece_player};
 
 /// Mobility of one class of cells of one piece kind.
 #[derive(Clone, Debug, PartialEq)]

@@ -10,13 +10,15 @@
 //! and the rare moves that change two cells' blockers at once (en passant,
 //! castling) are checked by testing attacks on the resulting board.
 
+pub mod fast64;
+
 use std::cell::RefCell;
 
 use rayon::prelude::*;
 
-use crate::geometry::Cell;
-use crate::position::{Move, MoveKind, Position};
-use crate::variant::{EMPTY, NO_CELL, Piece, Variant, piece_kind, piece_player};
+use crate::board::geometry::Cell;
+use crate::board::variant::{EMPTY, NO_CELL, Piece, Variant, piece_kind, piece_player};
+use crate::rules::position::{Move, MoveKind, Position};
 
 /// A piece pinned to its king: it may only move within `ray(king, dir)[..len]`.
 #[derive(Clone, Copy, Debug)]
@@ -273,7 +275,7 @@ pub(crate) fn push_en_passant(
     pos: &Position,
     king: Option<Cell>,
     from: Cell,
-    ep: crate::position::EnPassant,
+    ep: crate::rules::position::EnPassant,
     out: &mut impl MoveSink,
 ) {
     let v = &**pos.variant();
@@ -326,7 +328,7 @@ pub fn generate(pos: &Position, s: &mut Scratch, out: &mut Vec<Move>) {
         Some(t) => {
             out.clear();
             out.reserve(64);
-            crate::movegen64::generate(t, pos, s, out)
+            crate::rules::movegen::fast64::generate(t, pos, s, out)
         }
         None => generate_generic(pos, s, out),
     }
@@ -339,7 +341,7 @@ pub fn count_moves(pos: &Position, s: &mut Scratch, list: &mut Vec<Move>) -> usi
     match &pos.variant().board64 {
         Some(t) => {
             let mut counter = MoveCounter::default();
-            crate::movegen64::generate(t, pos, s, &mut counter);
+            crate::rules::movegen::fast64::generate(t, pos, s, &mut counter);
             counter.0
         }
         None => {

@@ -3,7 +3,7 @@
 //! The piece values are not typed in per variant: they are measured when a
 //! variant is set up, with seed 001's theory ("Schach hoch 3"): a piece is
 //! worth what it can reach. [`density_mobility`] walks the same empty-board
-//! move sets as [`crate::mobility`] (`ndchess mobility`), but weights the
+//! move sets as [`crate::theory::mobility`] (`ndchess mobility`), but weights the
 //! `i`-th cell of a sliding ray by `(1 - ρ)^(i-1)`, the chance that the cells
 //! before it are empty on a board filled to density `ρ`. With `ρ = 0` it is
 //! exactly the seed's average mobility (a test checks this for every
@@ -30,10 +30,10 @@
 
 use std::sync::Arc;
 
-use crate::geometry::Cell;
-use crate::mobility;
-use crate::position::Position;
-use crate::variant::{EMPTY, NO_CELL, Variant, piece, piece_kind, piece_player};
+use crate::board::geometry::Cell;
+use crate::board::variant::{EMPTY, NO_CELL, Variant, piece, piece_kind, piece_player};
+use crate::rules::position::Position;
+use crate::theory::mobility;
 
 /// Centipawns per expected move of a piece (knight, bishop, rook, queen, …):
 /// 300 / 5.25 puts the classical knight (seed 001: 336 moves over 64 cells,
@@ -451,11 +451,11 @@ impl Evaluator {
             s.attacks.resize(players * cells, 0);
         }
         // Per player: material, mobility, progress, piece material.
-        let mut material = [0i32; crate::variant::MAX_PLAYERS];
-        let mut mob = [0i32; crate::variant::MAX_PLAYERS];
-        let mut progress = [0i32; crate::variant::MAX_PLAYERS];
-        let mut pieces = [0i32; crate::variant::MAX_PLAYERS];
-        let mut pawns = [0u32; crate::variant::MAX_PLAYERS];
+        let mut material = [0i32; crate::board::variant::MAX_PLAYERS];
+        let mut mob = [0i32; crate::board::variant::MAX_PLAYERS];
+        let mut progress = [0i32; crate::board::variant::MAX_PLAYERS];
+        let mut pieces = [0i32; crate::board::variant::MAX_PLAYERS];
+        let mut pawns = [0u32; crate::board::variant::MAX_PLAYERS];
         // Pass 1: material, pawns and the cells each player's pawns attack
         // (`pawn_mask[cell]`: bit per player).
         if need_attacks {
@@ -529,7 +529,7 @@ impl Evaluator {
                 }
             }
         }
-        let mut king = [0i32; crate::variant::MAX_PLAYERS];
+        let mut king = [0i32; crate::board::variant::MAX_PLAYERS];
         if cfg.king_safety {
             self.king_terms(
                 pos,
@@ -652,7 +652,7 @@ impl Evaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Variant;
+    use crate::board::variant::Variant;
 
     const SPECS: &[&str] = &[
         "chess",

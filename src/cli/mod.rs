@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::mobility;
-use crate::movegen;
-use crate::notation;
-use crate::position::{Position, PositionError};
-use crate::variant::{VARIANT_NAMES, Variant, VariantError};
+use ndchess::board::variant::{VARIANT_NAMES, Variant, VariantError};
+use ndchess::rules::movegen;
+use ndchess::rules::notation;
+use ndchess::rules::position::{Position, PositionError};
+use ndchess::theory::mobility;
 
 /// Variant selection shared by the subcommands.
 #[derive(Args, Debug, Clone)]
@@ -151,9 +151,9 @@ pub fn describe_variant(v: &Variant) -> String {
     for &(_, p) in v
         .start
         .iter()
-        .filter(|(_, p)| crate::variant::piece_player(*p) == 0)
+        .filter(|(_, p)| ndchess::board::variant::piece_player(*p) == 0)
     {
-        let letter = v.kinds[crate::variant::piece_kind(p)].letter;
+        let letter = v.kinds[ndchess::board::variant::piece_kind(p)].letter;
         match army.iter_mut().find(|(c, _)| *c == letter) {
             Some(e) => e.1 += 1,
             None => army.push((letter, 1)),
@@ -239,12 +239,15 @@ pub fn mobility(args: &VariantArgs) -> Result<(), CommandError> {
 /// or for the placement of `--fen` (to try a setup of one's own).
 pub fn axioms(args: &VariantArgs) -> Result<(), CommandError> {
     let (v, pos) = args.load()?;
-    let pieces: Vec<(crate::geometry::Cell, crate::variant::Piece)> = (0..v.geometry.cell_count())
-        .filter(|&c| pos.piece_at(c) != crate::variant::EMPTY)
+    let pieces: Vec<(
+        ndchess::board::geometry::Cell,
+        ndchess::board::variant::Piece,
+    )> = (0..v.geometry.cell_count())
+        .filter(|&c| pos.piece_at(c) != ndchess::board::variant::EMPTY)
         .map(|c| (c, pos.piece_at(c)))
         .collect();
     println!("variant {}", v.spec);
-    print!("{}", crate::axioms::check_placement(&v, &pieces));
+    print!("{}", ndchess::theory::axioms::check_placement(&v, &pieces));
     Ok(())
 }
 
@@ -276,7 +279,7 @@ pub struct AnalyseArgs {
 
 /// `ndchess analyse`: UCI-style `info` lines and `bestmove`.
 pub fn analyse(args: &AnalyseArgs) -> Result<(), CommandError> {
-    use crate::search::{Engine, EngineOptions, Limits, SearchControl};
+    use ndchess::search::{Engine, EngineOptions, Limits, SearchControl};
     let (v, pos) = args.variant.load()?;
     let mut engine = Engine::new(EngineOptions {
         threads: args.threads.max(1),
@@ -382,14 +385,14 @@ pub struct PlayArgs {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameEnd {
     /// By the rules.
-    Rules(crate::position::GameResult),
+    Rules(ndchess::rules::position::GameResult),
     /// Adjudicated a draw at the move limit.
     MoveLimit,
 }
 
 /// `ndchess play`: a complete self-play game from the start position.
 pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
-    use crate::search::{Engine, EngineOptions, Limits, SearchControl};
+    use ndchess::search::{Engine, EngineOptions, Limits, SearchControl};
     use rand::{RngExt, SeedableRng};
     let mut vargs = args.variant.clone();
     if let Some(seed) = args.seed
@@ -446,7 +449,7 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
         writeln!(
             out,
             "{number}{dots} {:<16} {:<10} {} {note}",
-            crate::san::long_notation(&pos, m),
+            ndchess::rules::notation::san::long_notation(&pos, m),
             pos.move_text(m, ktr),
             v.players[pos.to_move()].name,
         )
@@ -514,7 +517,7 @@ pub fn run_bench(
     depth: u32,
     mut progress: impl FnMut(&str, u32, u64, f64),
 ) -> Result<BenchResult, CommandError> {
-    use crate::search::{Engine, EngineOptions, Limits, SearchControl};
+    use ndchess::search::{Engine, EngineOptions, Limits, SearchControl};
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 16,
@@ -563,6 +566,6 @@ pub fn bench(depth: Option<u32>) -> Result<(), CommandError> {
 
 /// The protocol loop on standard input and output: `ndchess` without a
 /// subcommand (the first command chooses the protocol) and `ndchess uci`.
-pub fn protocol(mode: crate::protocol::Mode) -> Result<(), CommandError> {
-    crate::protocol::run_stdio(mode).map_err(io)
+pub fn protocol(mode: ndchess::protocol::Mode) -> Result<(), CommandError> {
+    ndchess::protocol::run_stdio(mode).map_err(io)
 }

@@ -8,8 +8,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::bitboard::Bitboard;
-use crate::geometry::{Cell, CellTable, Geometry, GeometryError, Naming, Shape};
+use crate::board::bitboard::Bitboard;
+use crate::board::geometry::{Cell, CellTable, Geometry, GeometryError, Naming, Shape};
 
 /// Largest number of players a variant may have.
 pub const MAX_PLAYERS: usize = 15;
@@ -411,7 +411,7 @@ pub struct Variant {
     /// end of the ray along `d` (those sliding along the opposite direction).
     pub slider_rays: Vec<(usize, u16)>,
     /// Bitboard tables of the fast move generator (boards of <= 64 cells).
-    pub board64: Option<Box<crate::movegen64::Tables>>,
+    pub board64: Option<Box<crate::rules::movegen::fast64::Tables>>,
 }
 
 impl fmt::Debug for Variant {
@@ -695,7 +695,7 @@ impl Variant {
             _ => return Err(VariantError::UnknownVariant(name)),
         };
         let mut v = Self::derive(bp);
-        v.board64 = crate::movegen64::Tables::new(&v).map(Box::new);
+        v.board64 = crate::rules::movegen::fast64::Tables::new(&v).map(Box::new);
         Ok(Arc::new(v))
     }
 

@@ -3,7 +3,7 @@
 //! A board of `c` cells needs `ceil(c / 64)` words: one for 8x8 and the cube,
 //! two for the torus, four for the 3-D diamond, seventeen for the 4-D diamond,
 //! and so on. [`Bitboard`] owns its words; the free functions work on word
-//! slices so that [`crate::position::Position`] can keep all of its sets in one
+//! slices so that [`crate::rules::position::Position`] can keep all of its sets in one
 //! flat allocation and the hot paths never allocate.
 
 /// Number of 64-bit words needed for `cells` cells.
