@@ -21,7 +21,8 @@ use std::time::Duration;
 
 use ndchess::board::variant::Variant;
 use ndchess::eval::EvalConfig;
-use ndchess::rules::position::{GameResult, Position};
+use ndchess::rules::outcome::Outcome;
+use ndchess::rules::position::Position;
 use ndchess::search::{Engine, EngineOptions, Limits, SearchControl};
 use rand::{RngExt, SeedableRng};
 
@@ -118,18 +119,9 @@ fn parse_args() -> Result<Args, String> {
     })
 }
 
-/// The score of player 0 in `r` (1, ¾, ½, ¼, 0).
-fn white_score(r: &GameResult) -> f64 {
-    match r {
-        GameResult::Win { winner, reason } => {
-            let s = match reason {
-                ndchess::rules::position::WinReason::Checkmate => 1.0,
-                ndchess::rules::position::WinReason::Stalemate => 0.75,
-            };
-            if *winner == 0 { s } else { 1.0 - s }
-        }
-        GameResult::Draw(_) => 0.5,
-    }
+/// The score of the first seat in `r` (1, ¾, ½, ¼, 0).
+fn white_score(r: &Outcome) -> f64 {
+    r.points.values()[0].value()
 }
 
 /// Plays one game; returns player 0's score and whether it was adjudicated.
@@ -146,7 +138,7 @@ fn play(
         if let Some(r) = pos.outcome() {
             return (white_score(&r), false);
         }
-        let side = if pos.to_move() == 0 {
+        let side = if pos.to_move().index() == 0 {
             &mut *white
         } else {
             &mut *black

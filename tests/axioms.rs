@@ -8,8 +8,10 @@
 
 use std::collections::BTreeSet;
 
-use ndchess::board::variant::{EMPTY, Variant, piece_kind, piece_player};
-use ndchess::rules::position::{Move, MoveKind, Position};
+use ndchess::board::piece::{EMPTY, piece_kind, piece_seat};
+use ndchess::board::variant::Variant;
+use ndchess::rules::moves::{Move, MoveKind};
+use ndchess::rules::position::Position;
 use ndchess::theory::axioms::{Axiom, AxiomReport, Occupant, Violation, check_start};
 
 fn report(spec: &str) -> (std::sync::Arc<Variant>, AxiomReport) {
@@ -26,7 +28,7 @@ fn movegen_captures(v: &std::sync::Arc<Variant>) -> BTreeSet<(String, String)> {
     let g = &v.geometry;
     let mut pos = Position::start(v);
     let mut out = BTreeSet::new();
-    for turn in 0..v.players.len() {
+    for turn in 0..v.seat_count() {
         if turn > 0 {
             pos.make(Move::NULL);
         }
@@ -39,7 +41,7 @@ fn movegen_captures(v: &std::sync::Arc<Variant>) -> BTreeSet<(String, String)> {
             let target = pos.piece_at(m.to as usize);
             if m.kind != MoveKind::Castle
                 && target != EMPTY
-                && v.enemies(piece_player(target), pos.to_move())
+                && v.seating.may_capture(pos.to_move(), piece_seat(target))
             {
                 out.insert((g.cell_name(m.from as usize), g.cell_name(m.to as usize)));
             }
@@ -149,7 +151,7 @@ fn edge_bishop_threats(v: &Variant) -> BTreeSet<(String, String)> {
             continue;
         }
         let x: Vec<i32> = g.coords(cell).iter().map(|&x| x as i32).collect();
-        let white = piece_player(p) == 0;
+        let white = piece_seat(p).index() == 0;
         let (enemy_face, enemy_pawns) = if white { (l - 1, l - 2) } else { (0, 1) };
         let outer: Vec<usize> = (1..n).filter(|&i| x[i] == c - 2 || x[i] == c + 1).collect();
         let [a] = outer.as_slice() else {

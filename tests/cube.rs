@@ -12,12 +12,29 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use ndchess::board::variant::{Variant, piece_kind, piece_player};
+use ndchess::board::piece::{piece_kind, piece_seat};
+use ndchess::board::seating::{Seat, SeatSet};
+use ndchess::board::variant::Variant;
+use ndchess::protocol::text::result_text;
+use ndchess::rules::moves::Move;
 use ndchess::rules::notation;
 use ndchess::rules::notation::san::{
     CheckMark, LetterSet, long_notation, parse_annotated, parse_short,
 };
-use ndchess::rules::position::{DrawReason, GameResult, Move, Position, WinReason};
+use ndchess::rules::outcome::{EndReason, Outcome};
+use ndchess::rules::position::Position;
+
+/// The seat `loser` is mated.
+fn mate_of(v: &Variant, loser: usize) -> Outcome {
+    let losers = SeatSet::single(Seat::new(loser));
+    Outcome::defeat(v, losers, EndReason::Checkmate { losers })
+}
+
+/// The seat `loser` is stalemated and loses.
+fn stalemate_loss_of(v: &Variant, loser: usize) -> Outcome {
+    let losers = SeatSet::single(Seat::new(loser));
+    Outcome::defeat(v, losers, EndReason::StalemateLoss { losers })
+}
 
 fn cube() -> Arc<Variant> {
     Variant::from_spec("cube").expect("invariant: 'cube' is a built-in variant")
@@ -264,12 +281,12 @@ fn mini(pos: &Position) -> Mini {
         .map(|c| {
             let p = pos.piece_at(c);
             let x = coords(&g.cell_name(c));
-            (v.kinds[piece_kind(p)].letter, piece_player(p) == 0, x)
+            (v.kinds[piece_kind(p)].letter, piece_seat(p).index() == 0, x)
         })
         .collect();
     Mini {
         pieces,
-        white_to_move: pos.to_move() == 0,
+        white_to_move: pos.to_move().index() == 0,
     }
 }
 
@@ -377,7 +394,7 @@ struct Replay {
     /// Moves played on the main line.
     plies: usize,
     /// Endings checked (main line and refuted alternatives).
-    endings: Vec<(Ending, GameResult)>,
+    endings: Vec<(Ending, Outcome)>,
     /// The main line in the engine's long notation.
     long: Vec<String>,
 }
@@ -437,19 +454,12 @@ fn replay(key: &str, pos: &mut Position, items: &[Item], out: &mut Replay, main:
                 let reference = mini(pos);
                 assert!(reference.moves().is_empty(), "{key}: Mini finds moves");
                 assert_eq!(reference.in_check(), *ending == Ending::Mate, "{key}");
+                let v = pos.variant().clone();
                 let expected = match ending {
-                    Ending::Mate => WinReason::Checkmate,
-                    Ending::Stalemate => WinReason::Stalemate,
+                    Ending::Mate => mate_of(&v, 1),
+                    Ending::Stalemate => stalemate_loss_of(&v, 1),
                 };
-                assert_eq!(
-                    result,
-                    GameResult::Win {
-                        winner: 0,
-                        reason: expected
-                    },
-                    "{key}: {}",
-                    pos.to_text()
-                );
+                assert_eq!(result, expected, "{key}: {}", pos.to_text());
                 assert_eq!(last_move_mate, *ending == Ending::Mate, "{key}");
                 out.endings.push((*ending, result));
             }
@@ -490,7 +500,7 @@ fn seed_endgames_replay_to_their_stated_ends() {
             let p = start.piece_at(cell);
             assert!(p != 0, "{}: {} is empty at the start", game.key, name(x));
             assert_eq!(v.kinds[piece_kind(p)].letter, letter, "{}", game.key);
-            assert_eq!(piece_player(p) == 0, white, "{}", game.key);
+            assert_eq!(piece_seat(p).index() == 0, white, "{}", game.key);
         }
         let mut pos = position(&placement, true, 0);
         let list = items(&game.moves);
@@ -534,8 +544,8 @@ fn seed_side_lines_hold() {
     replay("K+Q", &mut pos, &items(&game.moves), &mut out, true);
     let endings: Vec<Ending> = out.endings.iter().map(|e| e.0).collect();
     assert_eq!(endings, [Ending::Stalemate, Ending::Mate, Ending::Mate]);
-    assert_eq!(out.endings[0].1.score(), "3/4-1/4");
-    assert_eq!(out.endings[1].1.score(), "1-0");
+    assert_eq!(result_text(&out.endings[0].1), "3/4-1/4");
+    assert_eq!(result_text(&out.endings[1].1), "1-0");
 }
 
 #[test]
@@ -706,38 +716,20 @@ fn stalemate_scores_three_quarters_for_the_stalemating_side() {
     let pos = position(&pieces("Kw c3d, Rw a4g, Kb b4d"), false, 0);
     assert!(pos.legal_moves().is_empty() && !pos.in_check());
     let r = pos.outcome().expect("stalemate ends the game");
-    assert_eq!(
-        r,
-        GameResult::Win {
-            winner: 0,
-            reason: WinReason::Stalemate
-        }
-    );
-    assert_eq!(r.score(), "3/4-1/4");
+    assert_eq!(r, stalemate_loss_of(pos.variant(), 1));
+    assert_eq!(result_text(&r), "3/4-1/4");
     // The colour-reversed position: white is stalemated, black wins ¾.
     let pos = position(&pieces("Kb b2a, Rb d1b, Kw c1a"), true, 0);
     assert!(pos.legal_moves().is_empty() && !pos.in_check());
     let r = pos.outcome().expect("stalemate ends the game");
-    assert_eq!(
-        r,
-        GameResult::Win {
-            winner: 1,
-            reason: WinReason::Stalemate
-        }
-    );
-    assert_eq!(r.score(), "1/4-3/4");
+    assert_eq!(r, stalemate_loss_of(pos.variant(), 0));
+    assert_eq!(result_text(&r), "1/4-3/4");
     // Mate is the full point: the K+2R game's end (seed: "14. Ta4d matt").
     let pos = position(&pieces("Kw c2d, Rw a4d, Rw b4g, Kb c4d"), false, 0);
     let r = pos.outcome().expect("mate ends the game");
-    assert_eq!(
-        r,
-        GameResult::Win {
-            winner: 0,
-            reason: WinReason::Checkmate
-        }
-    );
-    assert_eq!(r.score(), "1-0");
-    assert_ne!(r.score(), "3/4-1/4");
+    assert_eq!(r, mate_of(pos.variant(), 1));
+    assert_eq!(result_text(&r), "1-0");
+    assert_ne!(result_text(&r), "3/4-1/4");
 }
 
 #[test]
@@ -754,13 +746,13 @@ fn threefold_repetition_draws() {
     }
     // The start position recurs after each round: twice is no draw, the
     // third time is.
-    let after_round = |r: usize| results[r * 4 + 3];
+    let after_round = |r: usize| results[r * 4 + 3].clone();
     assert_eq!(after_round(0).2, 2);
     assert_eq!(after_round(0).3, None);
     assert_eq!(after_round(1).2, 3);
     assert_eq!(
         after_round(1).3,
-        Some(GameResult::Draw(DrawReason::Repetition))
+        Some(Outcome::draw(2, EndReason::Repetition))
     );
     assert!(results[..7].iter().all(|r| r.3.is_none()));
 }
@@ -779,10 +771,7 @@ fn no_fifty_move_rule_in_the_cube() {
     // The same clock in classical chess is a draw (control).
     let chess = Variant::from_spec("chess").expect("built-in");
     let pos = Position::from_text(&chess, "k7/8/8/8/8/8/8/K6R w - - 100 80").expect("valid");
-    assert_eq!(
-        pos.outcome(),
-        Some(GameResult::Draw(DrawReason::FiftyMoves))
-    );
+    assert_eq!(pos.outcome(), Some(Outcome::draw(2, EndReason::FiftyMoves)));
 }
 
 #[test]
@@ -790,7 +779,7 @@ fn bare_kings_are_dead_and_nothing_else_is() {
     let pos = position(&pieces("Kw a1a, Kb d4d"), true, 0);
     assert_eq!(
         pos.outcome(),
-        Some(GameResult::Draw(DrawReason::DeadPosition))
+        Some(Outcome::draw(2, EndReason::DeadPosition))
     );
     // Capturing the last piece leaves bare kings: dead at once.
     let mut pos = position(&pieces("Kw a1a, Kb d4d, Nw d3d"), false, 0);
@@ -798,7 +787,7 @@ fn bare_kings_are_dead_and_nothing_else_is() {
     pos.make(m);
     assert_eq!(
         pos.outcome(),
-        Some(GameResult::Draw(DrawReason::DeadPosition))
+        Some(Outcome::draw(2, EndReason::DeadPosition))
     );
     // RULES §2.10: K+B and K+N against K still force the stalemate win,
     // so those positions are not dead.

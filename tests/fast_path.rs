@@ -1,10 +1,13 @@
-//! The bitboard fast path (`movegen64`, boards of at most 64 cells) must
-//! produce exactly the moves of the generic generator, which is itself checked
-//! against the reference generator and published perft tables.
+//! The bitboard backend (`movegen::fast64`, boards of at most 64 cells) must
+//! produce exactly the moves of the generic backend, which is itself checked
+//! against the reference generator and published perft tables; and on
+//! every board the captures and the quiet moves generated apart must make
+//! up the whole list.
 
 use ndchess::board::variant::Variant;
-use ndchess::rules::movegen::{Scratch, count_moves, generate, generate_generic};
-use ndchess::rules::position::{Move, Position};
+use ndchess::rules::movegen::{GenType, MoveGen};
+use ndchess::rules::moves::Move;
+use ndchess::rules::position::Position;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -13,27 +16,53 @@ fn sorted(mut v: Vec<Move>) -> Vec<Move> {
     v
 }
 
-/// Random playouts comparing both generators (and the counting sink) at
-/// every ply.
+/// The moves of the seat to move by the generic backend.
+fn generic(g: &mut MoveGen, pos: &Position) -> Vec<Move> {
+    let mut out = Vec::new();
+    g.generate_generic_for(pos, pos.to_move(), GenType::All, &mut out);
+    out
+}
+
+/// The captures and the quiet moves, generated apart, joined.
+fn split(g: &mut MoveGen, pos: &Position) -> Vec<Move> {
+    let (mut captures, mut quiets) = (Vec::new(), Vec::new());
+    g.generate_kind(pos, GenType::Captures, &mut captures);
+    g.generate_kind(pos, GenType::Quiets, &mut quiets);
+    assert!(
+        quiets.iter().all(|m| !captures.contains(m)),
+        "a move generated twice in {}",
+        pos.to_text()
+    );
+    captures.extend(quiets);
+    captures
+}
+
+/// Random playouts comparing both backends (and the counting sink, and the
+/// split generation) at every ply.
 fn compare_playouts(spec: &str, games: usize, plies: usize, seed: u64) -> usize {
     let v = Variant::from_spec(spec).unwrap();
-    assert!(v.board64.is_some(), "{spec} should use the fast path");
+    let mut g = MoveGen::new(&v);
+    assert!(g.uses_fast_path(), "{spec} should use the fast path");
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut s = Scratch::new(v.geometry.cell_count());
-    let (mut fast, mut generic, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut fast, mut scratch) = (Vec::new(), Vec::new());
     let mut compared = 0;
     for _ in 0..games {
         let mut pos = Position::start(&v);
         for _ in 0..plies {
-            generate(&pos, &mut s, &mut fast);
-            generate_generic(&pos, &mut s, &mut generic);
+            g.generate(&pos, &mut fast);
             assert_eq!(
                 sorted(fast.clone()),
-                sorted(generic.clone()),
+                sorted(generic(&mut g, &pos)),
                 "{spec}: {}",
                 pos.to_text()
             );
-            assert_eq!(count_moves(&pos, &mut s, &mut scratch), fast.len());
+            assert_eq!(
+                sorted(split(&mut g, &pos)),
+                sorted(fast.clone()),
+                "{}",
+                pos.to_text()
+            );
+            assert_eq!(g.count(&pos, &mut scratch), fast.len());
             compared += 1;
             if fast.is_empty() {
                 break;
@@ -73,7 +102,7 @@ fn tricky_positions_agree() {
     // Positions from perft/tricky.epd (chessprogramming wiki): pins, checks,
     // en passant along the king's rank, promotions.
     let v = Variant::from_spec("chess").unwrap();
-    let mut s = Scratch::new(64);
+    let mut g = MoveGen::new(&v);
     for fen in [
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1",
@@ -81,9 +110,36 @@ fn tricky_positions_agree() {
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
     ] {
         let pos = Position::from_text(&v, fen).unwrap();
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        generate(&pos, &mut s, &mut a);
-        generate_generic(&pos, &mut s, &mut b);
-        assert_eq!(sorted(a), sorted(b), "{fen}");
+        let mut a = Vec::new();
+        g.generate(&pos, &mut a);
+        assert_eq!(sorted(a.clone()), sorted(generic(&mut g, &pos)), "{fen}");
+        assert_eq!(sorted(a), sorted(split(&mut g, &pos)), "{fen}");
+    }
+}
+
+#[test]
+fn captures_and_quiet_moves_make_up_the_list_on_every_board() {
+    // The generic backend's boards (more than 64 cells) along random games.
+    for spec in [
+        "torus",
+        "diamond:n=3",
+        "cylinder-diamond:n=3",
+        "diamond:n=4",
+    ] {
+        let v = Variant::from_spec(spec).unwrap();
+        let mut g = MoveGen::new(&v);
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut all = Vec::new();
+        for _ in 0..10 {
+            let mut pos = Position::start(&v);
+            for _ in 0..80 {
+                g.generate(&pos, &mut all);
+                assert_eq!(sorted(split(&mut g, &pos)), sorted(all.clone()), "{spec}");
+                if all.is_empty() {
+                    break;
+                }
+                pos.make(all[rng.random_range(0..all.len())]);
+            }
+        }
     }
 }

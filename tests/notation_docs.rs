@@ -229,7 +229,7 @@ fn notation_examples_hold() {
             "no '{k}' block found"
         );
     }
-    for name in ndchess::board::variant::VARIANT_NAMES {
+    for name in ndchess::board::registry::family_names() {
         assert!(
             start_names.iter().any(|n| n == name),
             "docs/notation.md has no start position of {name}"

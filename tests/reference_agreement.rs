@@ -14,7 +14,8 @@ mod reference;
 
 use ndchess::board::variant::Variant as FastVariant;
 use ndchess::rules::movegen;
-use ndchess::rules::position::{MoveKey, Position as FastPosition};
+use ndchess::rules::moves::MoveKey;
+use ndchess::rules::position::Position as FastPosition;
 use reference::{
     Key, Kind, Move as RefMove, Position as RefPosition, Special, Variant as RefVariant,
 };
@@ -101,7 +102,7 @@ impl Pair {
             self.describe(spec)
         );
         assert_eq!(
-            self.fast.to_move(),
+            self.fast.to_move().index(),
             self.reference.to_move,
             "player to move differs\n{}",
             self.describe(spec)

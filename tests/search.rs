@@ -8,10 +8,24 @@ mod reference;
 use std::sync::Arc;
 use std::time::Duration;
 
+use ndchess::board::seating::{Seat, SeatSet};
 use ndchess::board::variant::Variant;
 use ndchess::eval::EvalConfig;
-use ndchess::rules::position::{DrawReason, GameResult, Position, WinReason};
+use ndchess::rules::outcome::{EndReason, Outcome};
+use ndchess::rules::position::Position;
 use ndchess::search::{Engine, EngineOptions, Limits, Score, SearchControl, SearchInfo};
+
+/// The seat `loser` is mated.
+fn mate_of(v: &Variant, loser: usize) -> Outcome {
+    let losers = SeatSet::single(Seat::new(loser));
+    Outcome::defeat(v, losers, EndReason::Checkmate { losers })
+}
+
+/// The seat `loser` is stalemated and loses (the cube).
+fn stalemate_loss_of(v: &Variant, loser: usize) -> Outcome {
+    let losers = SeatSet::single(Seat::new(loser));
+    Outcome::defeat(v, losers, EndReason::StalemateLoss { losers })
+}
 
 const SPECS: &[&str] = &[
     "chess",
@@ -103,26 +117,16 @@ fn finished_games_return_no_move() {
     let cube_stalemate =
         Position::from_text(&cube, "4/4/4/4|4/4/4/4|R3/4/4/4|1k2/2K1/4/4 b - - 0 11").unwrap();
     for (pos, score, outcome) in [
-        (
-            &mated,
-            Score::Mate(0),
-            GameResult::Win {
-                winner: 1,
-                reason: WinReason::Checkmate,
-            },
-        ),
+        (&mated, Score::Mate(0), mate_of(&chess, 0)),
         (
             &stalemate,
             Score::Cp(0),
-            GameResult::Draw(DrawReason::Stalemate),
+            Outcome::draw(2, EndReason::Stalemate),
         ),
         (
             &cube_stalemate,
             Score::StalemateWin(0),
-            GameResult::Win {
-                winner: 0,
-                reason: WinReason::Stalemate,
-            },
+            stalemate_loss_of(&cube, 1),
         ),
     ] {
         for limits in [
@@ -136,7 +140,7 @@ fn finished_games_return_no_move() {
             });
             assert_eq!(r.best, None);
             assert_eq!(r.score, score);
-            assert_eq!(r.outcome, Some(outcome));
+            assert_eq!(r.outcome, Some(outcome.clone()));
             assert_eq!(infos.len(), 1, "one info line for a finished game");
         }
     }
@@ -293,13 +297,7 @@ fn cube_stalemate_win_is_scored_between_mate_and_material() {
     assert_eq!(r.score, Score::StalemateWin(1));
     let mut after = pos.clone();
     after.make(r.best.unwrap());
-    assert_eq!(
-        after.outcome(),
-        Some(GameResult::Win {
-            winner: 0,
-            reason: WinReason::Stalemate
-        })
-    );
+    assert_eq!(after.outcome(), Some(stalemate_loss_of(&cube, 1)));
     // The reference generator confirms: no mate in 1 or 2 here, so the
     // stalemate win is the best result in reach.
     let rv = reference::Variant::from_spec("cube").unwrap();
@@ -362,7 +360,7 @@ fn cube_king_and_rook_against_king_ends_in_the_stalemate_win() {
         if pos.outcome().is_some() {
             break;
         }
-        let e = if pos.to_move() == 0 {
+        let e = if pos.to_move() == Seat::FIRST {
             &mut white
         } else {
             &mut black
@@ -372,10 +370,7 @@ fn cube_king_and_rook_against_king_ends_in_the_stalemate_win() {
     }
     assert_eq!(
         pos.outcome(),
-        Some(GameResult::Win {
-            winner: 0,
-            reason: WinReason::Stalemate
-        }),
+        Some(stalemate_loss_of(&cube, 1)),
         "{}",
         pos.to_text()
     );

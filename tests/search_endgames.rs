@@ -10,7 +10,8 @@
 use std::time::Duration;
 
 use ndchess::board::variant::Variant;
-use ndchess::rules::position::{GameResult, Position, WinReason};
+use ndchess::rules::outcome::EndReason;
+use ndchess::rules::position::Position;
 use ndchess::search::{Engine, EngineOptions, Limits, SearchControl};
 
 /// (name, position text, moves the seed's game needs to mate).
@@ -38,17 +39,19 @@ fn play(text: &str, attacker: &Limits, defender: &Limits, max_moves: u32) -> Res
     let mut record = Vec::new();
     loop {
         match pos.outcome() {
-            Some(GameResult::Win {
-                winner: 0,
-                reason: WinReason::Checkmate,
-            }) => return Ok(moves),
+            Some(o)
+                if matches!(o.reason, EndReason::Checkmate { .. })
+                    && o.winner().is_some_and(|w| w.index() == 0) =>
+            {
+                return Ok(moves);
+            }
             Some(other) => return Err(format!("{other:?} after {record:?}")),
             None => {}
         }
-        if moves >= max_moves && pos.to_move() == 0 {
+        if moves >= max_moves && pos.to_move().index() == 0 {
             return Err(format!("no mate in {max_moves} moves: {record:?}"));
         }
-        let (engine, limits) = if pos.to_move() == 0 {
+        let (engine, limits) = if pos.to_move().index() == 0 {
             moves += 1;
             (&mut white, attacker)
         } else {

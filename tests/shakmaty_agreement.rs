@@ -11,8 +11,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use ndchess::board::variant::{Variant, piece_kind};
-use ndchess::rules::position::{MoveKind, Position};
+use ndchess::board::piece::piece_kind;
+use ndchess::board::variant::Variant;
+use ndchess::rules::moves::MoveKind;
+use ndchess::rules::position::Position;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use shakmaty::fen::Fen;
@@ -118,7 +120,7 @@ impl Game {
         &self,
         stats: &mut Stats,
     ) -> (
-        Vec<(ndchess::rules::position::Move, String)>,
+        Vec<(ndchess::rules::moves::Move, String)>,
         BTreeMap<String, SkMove>,
     ) {
         let king_takes_rook = self.chess960();
@@ -248,7 +250,7 @@ impl Game {
     /// en-passant reply and moves that clear the back rank are preferred.
     fn choose(
         &mut self,
-        ours: &[(ndchess::rules::position::Move, String)],
+        ours: &[(ndchess::rules::moves::Move, String)],
         rng: &mut SmallRng,
     ) -> usize {
         let pick = |pool: &[usize], rng: &mut SmallRng| pool[rng.random_range(0..pool.len())];
@@ -284,7 +286,11 @@ impl Game {
         // Minor pieces and queens leaving the back rank open castling paths.
         let v = self.pos.variant();
         let g = &v.geometry;
-        let back_rank = if self.pos.to_move() == 0 { 0 } else { 7 };
+        let back_rank = if self.pos.to_move().index() == 0 {
+            0
+        } else {
+            7
+        };
         let clearing: Vec<usize> = (0..ours.len())
             .filter(|&i| {
                 let m = ours[i].0;

@@ -24,7 +24,7 @@ fn data(file: &str) -> String {
 
 /// Searches for a mate of at most `n` moves; returns the score and the
 /// principal variation.
-fn engine_mate(pos: &Position, n: u32) -> (Score, Vec<ndchess::rules::position::Move>) {
+fn engine_mate(pos: &Position, n: u32) -> (Score, Vec<ndchess::rules::moves::Move>) {
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 16,
@@ -40,7 +40,7 @@ fn engine_mate(pos: &Position, n: u32) -> (Score, Vec<ndchess::rules::position::
 }
 
 /// Plays a principal variation and checks that it ends in checkmate.
-fn pv_mates(pos: &Position, pv: &[ndchess::rules::position::Move]) -> bool {
+fn pv_mates(pos: &Position, pv: &[ndchess::rules::moves::Move]) -> bool {
     let mut p = pos.clone();
     for &m in pv {
         if !p.legal_moves().contains(&m) {
@@ -97,7 +97,7 @@ fn to_reference(pos: &Position, spec: &str) -> reference::Position {
     reference::Position {
         variant: Arc::clone(&rv),
         board,
-        to_move: pos.to_move(),
+        to_move: pos.to_move().index(),
         ep: None,
         castling_rights: Vec::new(),
     }

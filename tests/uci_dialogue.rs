@@ -27,7 +27,8 @@ mod uci_support;
 
 use std::time::{Duration, Instant};
 
-use ndchess::board::variant::{VARIANT_NAMES, Variant};
+use ndchess::board::registry;
+use ndchess::board::variant::Variant;
 use ndchess::rules::position::Position;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -96,7 +97,7 @@ fn handshake_lists_every_option_with_its_range() {
     }
     assert!(option("Clear Hash").ends_with("type button"));
     let variants = option("UCI_Variant");
-    for v in VARIANT_NAMES {
+    for v in registry::family_names() {
         assert!(variants.contains(&format!(" var {v}")), "{variants}");
     }
     assert!(option("DiamondSetup").contains(" var 8.2"));
@@ -387,7 +388,7 @@ fn every_variant_searches_and_counts_like_the_cli() {
         let lens: Vec<String> = g.lens().iter().map(|l| l.to_string()).collect();
         assert_eq!(size, lens.join("x"), "{last}");
         assert_eq!(cells, g.cell_count(), "{last}");
-        assert_eq!(players, v.players.len(), "{last}");
+        assert_eq!(players, v.seat_count(), "{last}");
         assert_eq!(start, Position::start(&v).to_text(), "{last}");
 
         e.send("position startpos");

@@ -5,11 +5,13 @@
 //! are bounded by depth or by `st` and waited for.
 
 use crossbeam_channel::{Receiver, unbounded};
+use ndchess::board::seating::Seat;
 use ndchess::board::variant::Variant;
 use ndchess::protocol::session::SessionConfig;
 use ndchess::protocol::uci::Flow;
 use ndchess::protocol::xboard::{self, XBoard};
-use ndchess::rules::position::{MoveKind, Position};
+use ndchess::rules::moves::MoveKind;
+use ndchess::rules::position::Position;
 
 const CONFIG: SessionConfig = SessionConfig {
     max_hash_mb: 8,
@@ -156,7 +158,7 @@ fn engine_answers_as_black_and_pong_follows_the_move() {
     // The move is black's and on the engine's board.
     let p = h.position();
     assert_eq!(p.ply_count(), 2);
-    assert_eq!(p.to_move(), 0);
+    assert_eq!(p.to_move().index(), 0);
 }
 
 #[test]
@@ -178,7 +180,7 @@ fn force_go_playother_and_nopost() {
             .all(|l| !l.chars().next().is_some_and(|c| c.is_ascii_digit())),
         "{out:?}"
     );
-    assert_eq!(h.xb.engine_player(), 0);
+    assert_eq!(h.xb.engine_player().index(), 0);
     // The GUI answers; the engine replies as white again.
     let reply = h.some_move();
     h.send(&format!("usermove {reply}"));
@@ -186,14 +188,14 @@ fn force_go_playother_and_nopost() {
     // playother in force mode: the engine takes the side not on move
     // (black is on move after 1.e4 e5 2.W B 3.W).
     h.send("force");
-    assert_eq!(h.position().to_move(), 1);
+    assert_eq!(h.position().to_move().index(), 1);
     h.send("playother");
-    assert_eq!(h.xb.engine_player(), 0);
+    assert_eq!(h.xb.engine_player().index(), 0);
     assert!(h.settle().iter().all(|l| !l.starts_with("move ")));
     let m = h.some_move();
     h.send(&format!("usermove {m}"));
     assert_eq!(moves_in(&h.settle()).len(), 1);
-    assert_eq!(h.position().to_move(), 1);
+    assert_eq!(h.position().to_move().index(), 1);
 }
 
 #[test]
@@ -298,7 +300,7 @@ fn fischerandom_castling_both_ways() {
     assert!(out.is_empty(), "{out:?}");
     let p = h.position();
     let g = &p.variant().geometry;
-    let king = p.royal_cell(0).expect("a white king");
+    let king = p.royal_cell(Seat::new(0)).expect("a white king");
     assert_eq!(g.cell_name(king), "g1");
     // The black castling long written king-takes-rook (e8b8).
     let out = h.send("usermove e8b8");
@@ -307,7 +309,7 @@ fn fischerandom_castling_both_ways() {
     assert_eq!(
         p.variant()
             .geometry
-            .cell_name(p.royal_cell(1).expect("a black king")),
+            .cell_name(p.royal_cell(Seat::new(1)).expect("a black king")),
         "c8"
     );
     // The engine writes its castlings O-O / O-O-O.

@@ -50,7 +50,8 @@ use ndchess::protocol::uci::Flow;
 use ndchess::protocol::xboard::{VARIANTS, XBoard, move_text, parse_move};
 use ndchess::protocol::xboard_parse::{Command, parse};
 use ndchess::protocol::{InputLine, MAX_LINE_BYTES};
-use ndchess::rules::position::{GameResult, MoveKind, Position};
+use ndchess::rules::moves::MoveKind;
+use ndchess::rules::position::Position;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -83,7 +84,7 @@ fn snapshot(x: &XBoard) -> Snapshot {
         variant: s.variant().spec.clone(),
         position: s.position().map(|p| (p.to_text(), p.ply_count())),
         force: x.force_mode(),
-        engine_player: x.engine_player(),
+        engine_player: x.engine_player().index(),
     }
 }
 
@@ -451,13 +452,17 @@ impl Harness {
             }
             Some(Command::Go) if !refused => {
                 assert!(!after.force, "{line:?}");
-                assert_eq!(after.engine_player, before_pos.to_move(), "{line:?}");
+                assert_eq!(
+                    after.engine_player,
+                    before_pos.to_move().index(),
+                    "{line:?}"
+                );
             }
             Some(Command::PlayOther) if !refused => {
                 assert!(!after.force, "{line:?}");
                 assert_eq!(
                     after.engine_player,
-                    before_pos.next_player(before_pos.to_move()),
+                    1 - before_pos.to_move().index(),
                     "{line:?}"
                 );
             }
@@ -515,9 +520,9 @@ impl Harness {
                 .find(|p| l.starts_with(p));
             let Some(code) = code else { continue };
             let expected = match pos.outcome() {
-                Some(GameResult::Win { winner: 0, .. }) => "1-0 {",
-                Some(GameResult::Win { .. }) => "0-1 {",
-                Some(GameResult::Draw(_)) => "1/2-1/2 {",
+                Some(o) if o.is_draw() => "1/2-1/2 {",
+                Some(o) if o.winner().is_some_and(|w| w.index() == 0) => "1-0 {",
+                Some(_) => "0-1 {",
                 None => panic!("{l:?} claimed after {context:?} in {}", pos.to_text()),
             };
             assert_eq!(

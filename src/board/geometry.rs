@@ -125,6 +125,7 @@ impl CellTable {
 }
 
 /// A board: its cells, their names and the tables derived once from them.
+#[derive(Clone)]
 pub struct Geometry {
     lens: Vec<usize>,
     wraps: Vec<bool>,

@@ -8,7 +8,11 @@ use std::time::Instant;
 
 use clap::Args;
 
-use ndchess::board::variant::{VARIANT_NAMES, Variant, VariantError};
+use ndchess::board::piece::{EMPTY, Piece, piece_kind, piece_seat};
+use ndchess::board::registry;
+use ndchess::board::seating::Seat;
+use ndchess::board::variant::{Variant, VariantError};
+use ndchess::protocol::text::result_text;
 use ndchess::rules::movegen;
 use ndchess::rules::notation;
 use ndchess::rules::position::{Position, PositionError};
@@ -151,9 +155,9 @@ pub fn describe_variant(v: &Variant) -> String {
     for &(_, p) in v
         .start
         .iter()
-        .filter(|(_, p)| ndchess::board::variant::piece_player(*p) == 0)
+        .filter(|(_, p)| piece_seat(*p) == Seat::FIRST)
     {
-        let letter = v.kinds[ndchess::board::variant::piece_kind(p)].letter;
+        let letter = v.kinds[piece_kind(p)].letter;
         match army.iter_mut().find(|(c, _)| *c == letter) {
             Some(e) => e.1 += 1,
             None => army.push((letter, 1)),
@@ -166,40 +170,37 @@ pub fn describe_variant(v: &Variant) -> String {
         g.dims(),
         lens.join("x"),
         g.cell_count(),
-        v.players.len(),
+        v.seat_count(),
         army.join(" ")
     )
 }
 
-/// `ndchess variants`.
+/// `ndchess variants`: every family of the registry with its parameters,
+/// then one line per example spec.
 pub fn variants() -> Result<(), CommandError> {
     println!("Variant specs are name[:key=value,...]:");
-    println!("  chess");
-    println!("  chess960          sp=0..959 (Scharnagl number; random if absent; 518 = classical)");
-    println!("  cylinder          wrapcastling=0|1 (default 1: four castlings)");
-    println!("  torus             wrapcastling=0|1 (default 1)");
-    println!("  diamond           n=3..6 (default 3), l=8,10,..,26 (default 8), setup=8.1|8.2|8.3");
-    println!("  cylinder-diamond  n, l, setup as diamond; axes 2..n wrap");
-    println!("  cube              Schach hoch 3, the 4x4x4 cube");
+    for f in registry::FAMILIES {
+        let params: Vec<String> = f
+            .parameters()
+            .map(|p| {
+                format!(
+                    "{}={} (default {})",
+                    p.key,
+                    p.values_text(),
+                    p.default_text()
+                )
+            })
+            .collect();
+        println!("  {:<17} {}", f.name, f.summary);
+        if !params.is_empty() {
+            println!("  {:<17} {}", "", params.join(", "));
+        }
+    }
     println!();
-    for spec in [
-        "chess",
-        "chess960:sp=518",
-        "cylinder",
-        "torus",
-        "diamond:n=3",
-        "diamond:n=3,setup=8.3",
-        "diamond:n=4",
-        "diamond:n=4,setup=8.3",
-        "diamond:n=5",
-        "diamond:n=3,l=10",
-        "cylinder-diamond:n=3",
-        "cube",
-    ] {
+    for spec in registry::example_specs() {
         let v = Variant::from_spec(spec).map_err(CommandError::Variant)?;
         println!("{}", describe_variant(&v));
     }
-    debug_assert!(VARIANT_NAMES.len() >= 7);
     Ok(())
 }
 
@@ -239,11 +240,8 @@ pub fn mobility(args: &VariantArgs) -> Result<(), CommandError> {
 /// or for the placement of `--fen` (to try a setup of one's own).
 pub fn axioms(args: &VariantArgs) -> Result<(), CommandError> {
     let (v, pos) = args.load()?;
-    let pieces: Vec<(
-        ndchess::board::geometry::Cell,
-        ndchess::board::variant::Piece,
-    )> = (0..v.geometry.cell_count())
-        .filter(|&c| pos.piece_at(c) != ndchess::board::variant::EMPTY)
+    let pieces: Vec<(ndchess::board::geometry::Cell, Piece)> = (0..v.geometry.cell_count())
+        .filter(|&c| pos.piece_at(c) != EMPTY)
         .map(|c| (c, pos.piece_at(c)))
         .collect();
     println!("variant {}", v.spec);
@@ -341,7 +339,7 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), CommandError> {
         None => {
             let why = result
                 .outcome
-                .map(|o| format!(" ({} {})", o.score(), o.description(&v)))
+                .map(|o| format!(" ({} {})", result_text(&o), o.description(&v)))
                 .unwrap_or_default();
             writeln!(out, "bestmove (none){why}").map_err(io)?;
         }
@@ -385,7 +383,7 @@ pub struct PlayArgs {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameEnd {
     /// By the rules.
-    Rules(ndchess::rules::position::GameResult),
+    Rules(ndchess::rules::outcome::Outcome),
     /// Adjudicated a draw at the move limit.
     MoveLimit,
 }
@@ -418,7 +416,7 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "variant {}", v.spec).map_err(io)?;
     write!(out, "{}", notation::diagram(&pos)).map_err(io)?;
-    let players = v.players.len();
+    let players = v.seat_count();
     let mut ply = 0u32;
     let end = loop {
         if let Some(result) = pos.outcome() {
@@ -445,13 +443,17 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
             )
         };
         let number = ply / players as u32 + 1;
-        let dots = if pos.to_move() == 0 { "." } else { "..." };
+        let dots = if pos.to_move() == Seat::FIRST {
+            "."
+        } else {
+            "..."
+        };
         writeln!(
             out,
             "{number}{dots} {:<16} {:<10} {} {note}",
             ndchess::rules::notation::san::long_notation(&pos, m),
             pos.move_text(m, ktr),
-            v.players[pos.to_move()].name,
+            v.seating.name(pos.to_move()),
         )
         .map_err(io)?;
         pos.make(m);
@@ -465,7 +467,7 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
         GameEnd::Rules(r) => writeln!(
             out,
             "result {} ({}) after {ply} plies",
-            r.score(),
+            result_text(r),
             r.description(&v)
         )
         .map_err(io)?,

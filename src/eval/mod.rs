@@ -31,7 +31,10 @@
 use std::sync::Arc;
 
 use crate::board::geometry::Cell;
-use crate::board::variant::{EMPTY, NO_CELL, Variant, piece, piece_kind, piece_player};
+use crate::board::piece::{EMPTY, NO_CELL, piece, piece_kind, piece_seat};
+use crate::board::seating::{MAX_SEATS, Seat};
+use crate::board::variant::Variant;
+use crate::rules::attacks;
 use crate::rules::position::Position;
 use crate::theory::mobility;
 
@@ -107,7 +110,7 @@ impl Default for EvalConfig {
 /// counts once, with its best weight. The cells a kind may stand on and the
 /// average over them are those of [`mobility::kind_mobility`].
 pub fn density_mobility(v: &Variant, kind: usize, rho: f64) -> f64 {
-    let m = mobility::kind_mobility(v, 0, kind);
+    let m = mobility::kind_mobility(v, Seat::FIRST, kind);
     let k = &v.kinds[kind];
     if k.pawn.is_some() || k.slides.is_empty() {
         // Nothing to block: the seed's count as it is.
@@ -125,8 +128,8 @@ pub fn density_mobility(v: &Variant, kind: usize, rho: f64) -> f64 {
             continue;
         }
         standing += 1;
-        if let Some(li) = k.leaps {
-            for &t in v.leaps[li].get(c) {
+        if let Some(table) = v.leap_table(kind) {
+            for &t in table.get(c) {
                 let t = t as usize;
                 if best[t] == 0.0 {
                     touched.push(t);
@@ -225,24 +228,20 @@ impl Evaluator {
         }
         let mobility_cp16 = (MOBILITY_FRACTION * PIECE_CP_PER_MOVE * 16.0).round() as i32;
         let progress = Self::progress_tables(v, &values);
-        let mut start_piece_material = vec![0; v.players.len()];
+        let mut start_piece_material = vec![0; v.seat_count()];
         for &(_, p) in &v.start {
             let k = piece_kind(p);
             if v.kinds[k].pawn.is_none() {
-                start_piece_material[piece_player(p)] += values[k];
+                start_piece_material[piece_seat(p).index()] += values[k];
             }
         }
         let king_diagonal_dims = v
-            .kinds
-            .iter()
-            .find(|k| k.royal)
-            .and_then(|k| k.leaps)
-            .map(|li| {
+            .royal_kind
+            .and_then(|k| v.leap_table(k))
+            .map(|table| {
                 let g = &v.geometry;
-                let c0 = (0..cells)
-                    .max_by_key(|&c| v.leaps[li].get(c).len())
-                    .unwrap_or(0);
-                v.leaps[li]
+                let c0 = (0..cells).max_by_key(|&c| table.get(c).len()).unwrap_or(0);
+                table
                     .get(c0)
                     .iter()
                     .map(|&t| {
@@ -308,8 +307,9 @@ impl Evaluator {
             .map(|&k| values[k])
             .max()
             .unwrap_or(0);
-        let mut out = vec![vec![Vec::new(); v.kinds.len()]; v.players.len()];
+        let mut out = vec![vec![Vec::new(); v.kinds.len()]; v.seat_count()];
         for (player, per_kind) in out.iter_mut().enumerate() {
+            let player = Seat::new(player);
             for (kind, table) in per_kind.iter_mut().enumerate() {
                 if v.kinds[kind].pawn.is_none() {
                     continue;
@@ -341,7 +341,7 @@ impl Evaluator {
 
     /// Pawn moves from each cell to the nearest promotion cell (breadth
     /// first over reversed pawn moves), `u32::MAX` where none leads there.
-    fn promotion_distance(v: &Variant, player: usize, kind: usize) -> Vec<u32> {
+    fn promotion_distance(v: &Variant, player: Seat, kind: usize) -> Vec<u32> {
         let cells = v.geometry.cell_count();
         let table = &v.pawn_tables[player][kind];
         let run = |with_captures: bool| {
@@ -418,7 +418,7 @@ impl Evaluator {
     /// `root`: the root's side (it and its team) against everyone else,
     /// from the point of view of the side to move. With two players this
     /// is [`Evaluator::evaluate`].
-    pub fn evaluate_paranoid(&self, pos: &Position, s: &mut EvalScratch, root: usize) -> i32 {
+    pub fn evaluate_paranoid(&self, pos: &Position, s: &mut EvalScratch, root: Seat) -> i32 {
         self.run(pos, s, root, None)
     }
 
@@ -430,40 +430,41 @@ impl Evaluator {
         b
     }
 
-    // Player indices address several per-player arrays at once.
-    #[allow(clippy::needless_range_loop)]
+    /// The terms of every seat into per-seat arrays, then the total from
+    /// the point of view of the seat to move, the seats on `root`'s side
+    /// counting for it and the others against it.
     fn run(
         &self,
         pos: &Position,
         s: &mut EvalScratch,
-        root: usize,
+        root: Seat,
         out: Option<&mut Breakdown>,
     ) -> i32 {
         let v = &*self.variant;
-        let g = &v.geometry;
-        let cells = g.cell_count();
-        let players = v.players.len();
+        let cells = v.geometry.cell_count();
+        let seats = v.seat_count();
         let board = pos.board();
         let cfg = self.config;
         let need_attacks = cfg.mobility || cfg.king_safety;
         if need_attacks {
             s.attacks.clear();
-            s.attacks.resize(players * cells, 0);
+            s.attacks.resize(seats * cells, 0);
         }
-        // Per player: material, mobility, progress, piece material.
-        let mut material = [0i32; crate::board::variant::MAX_PLAYERS];
-        let mut mob = [0i32; crate::board::variant::MAX_PLAYERS];
-        let mut progress = [0i32; crate::board::variant::MAX_PLAYERS];
-        let mut pieces = [0i32; crate::board::variant::MAX_PLAYERS];
-        let mut pawns = [0u32; crate::board::variant::MAX_PLAYERS];
-        // Pass 1: material, pawns and the cells each player's pawns attack
-        // (`pawn_mask[cell]`: bit per player).
+        // Per seat: material, mobility, progress, piece material.
+        let mut material = [0i32; MAX_SEATS];
+        let mut mob = [0i32; MAX_SEATS];
+        let mut progress = [0i32; MAX_SEATS];
+        let mut pieces = [0i32; MAX_SEATS];
+        let mut pawns = [0u32; MAX_SEATS];
+        // Pass 1: material, pawns and the cells each seat's pawns attack
+        // (`pawn_mask[cell]`: bit per seat).
         if need_attacks {
             s.pawn_mask.clear();
             s.pawn_mask.resize(cells, 0);
         }
-        for p in 0..players {
-            for c in pos.player_cells(p) {
+        for seat in v.seating.seats() {
+            let p = seat.index();
+            for c in pos.seat_cells(seat) {
                 let kind = piece_kind(board[c]);
                 let k = &v.kinds[kind];
                 material[p] += self.values[kind];
@@ -479,73 +480,78 @@ impl Evaluator {
                 }
                 if need_attacks {
                     let att = &mut s.attacks[p * cells..(p + 1) * cells];
-                    for &t in v.pawn_tables[p][kind].captures.get(c) {
-                        let t = t as usize;
-                        att[t] = att[t].saturating_add(1);
-                        s.pawn_mask[t] |= 1 << p;
-                    }
+                    let pawn_mask = &mut s.pawn_mask;
+                    attacks::for_each_attack(
+                        v,
+                        board[c],
+                        c,
+                        |x| board[x],
+                        |t| {
+                            att[t] = att[t].saturating_add(1);
+                            pawn_mask[t] |= 1 << p;
+                        },
+                    );
                 }
             }
         }
         // Pass 2: the pieces' attacks; mobility counts the cells neither
-        // held by the own side nor attacked by an enemy pawn.
+        // held by the own seat nor attacked by a pawn that may capture
+        // there.
         if need_attacks {
-            for p in 0..players {
-                let enemies: u16 = (0..players)
-                    .filter(|&q| v.enemies(p, q))
-                    .fold(0, |m, q| m | 1 << q);
+            for seat in v.seating.seats() {
+                let p = seat.index();
+                let enemies: u16 = v
+                    .seating
+                    .seats()
+                    .filter(|&q| v.seating.may_capture(q, seat))
+                    .fold(0, |m, q| m | 1 << q.index());
                 let att = &mut s.attacks[p * cells..(p + 1) * cells];
                 let pawn_mask = &s.pawn_mask;
-                for c in pos.player_cells(p) {
+                for c in pos.seat_cells(seat) {
                     let kind = piece_kind(board[c]);
                     let k = &v.kinds[kind];
                     if k.pawn.is_some() {
                         continue;
                     }
                     let mut count = 0i32;
-                    let mut visit = |t: usize, att: &mut [u8]| -> bool {
-                        att[t] = att[t].saturating_add(1);
-                        let q = board[t];
-                        if (q == EMPTY || piece_player(q) != p) && pawn_mask[t] & enemies == 0 {
-                            count += 1;
-                        }
-                        q == EMPTY
-                    };
-                    if let Some(li) = k.leaps {
-                        for &t in v.leaps[li].get(c) {
-                            visit(t as usize, att);
-                        }
-                    }
-                    for &d in &k.slides {
-                        for &t in g.ray(c, d) {
-                            if !visit(t as usize, att) {
-                                break;
+                    attacks::for_each_attack(
+                        v,
+                        board[c],
+                        c,
+                        |x| board[x],
+                        |t| {
+                            att[t] = att[t].saturating_add(1);
+                            let q = board[t];
+                            if (q == EMPTY || piece_seat(q) != seat) && pawn_mask[t] & enemies == 0
+                            {
+                                count += 1;
                             }
-                        }
-                    }
+                        },
+                    );
                     if cfg.mobility && !k.royal {
                         mob[p] += (count * 16 - self.expected16[kind]) * self.mobility_cp16 / 256;
                     }
                 }
             }
         }
-        let mut king = [0i32; crate::board::variant::MAX_PLAYERS];
+        let mut king = [0i32; MAX_SEATS];
         if cfg.king_safety {
             self.king_terms(
                 pos,
                 s,
-                &material[..players],
-                &pieces[..players],
-                &pawns[..players],
+                &material[..seats],
+                &pieces[..seats],
+                &pawns[..seats],
                 &mut king,
             );
         }
-        let side = |p: usize| p == root || !v.enemies(p, root);
+        let side = |p: Seat| p == root || v.seating.same_side(p, root);
         let mover = side(pos.to_move());
         let mut total = 0i32;
-        for p in 0..players {
+        for seat in v.seating.seats() {
+            let p = seat.index();
             let t = material[p] + mob[p] + progress[p] + king[p];
-            if side(p) == mover {
+            if side(seat) == mover {
                 total += t;
             } else {
                 total -= t;
@@ -555,10 +561,10 @@ impl Evaluator {
             total += TEMPO_CP;
         }
         if let Some(b) = out {
-            b.material = material[..players].to_vec();
-            b.mobility = mob[..players].to_vec();
-            b.pawn_progress = progress[..players].to_vec();
-            b.king = king[..players].to_vec();
+            b.material = material[..seats].to_vec();
+            b.mobility = mob[..seats].to_vec();
+            b.pawn_progress = progress[..seats].to_vec();
+            b.king = king[..seats].to_vec();
         }
         total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
@@ -585,23 +591,21 @@ impl Evaluator {
     ) {
         let v = &*self.variant;
         let cells = v.geometry.cell_count();
-        let players = v.players.len();
         let board = pos.board();
-        let Some(royal) = v.royal_kind else {
+        let Some(table) = v.royal_kind.and_then(|k| v.leap_table(k)) else {
             return;
         };
-        let Some(li) = v.kinds[royal].leaps else {
-            return;
-        };
-        for p in 0..players {
-            let Some(k) = pos.royal_cell(p) else {
+        for seat in v.seating.seats() {
+            let p = seat.index();
+            let Some(k) = pos.royal_cell(seat) else {
                 continue;
             };
-            let zone = v.leaps[li].get(k);
+            let zone = table.get(k);
             let (mut enemy_pieces, mut enemy_start) = (0i64, 0i64);
             let mut danger = 0i32;
             let mut free = 0i32;
-            for q in (0..players).filter(|&q| v.enemies(p, q)) {
+            let checkers = v.seating.checkers_of(seat);
+            for q in checkers.iter().map(Seat::index) {
                 enemy_pieces += pieces[q] as i64;
                 enemy_start += self.start_piece_material[q].max(1) as i64;
             }
@@ -609,13 +613,13 @@ impl Evaluator {
             let zone_cells = zone.iter().map(|&c| c as usize).chain(std::iter::once(k));
             for c in zone_cells {
                 let mut attackers = 0i32;
-                for q in (0..players).filter(|&q| v.enemies(p, q)) {
+                for q in checkers.iter().map(Seat::index) {
                     attackers += s.attacks[q * cells + c] as i32;
                 }
                 let defenders = own[c] as i32;
                 danger += (2 * attackers - defenders).max(0);
                 let occupant = board[c];
-                if c != k && attackers == 0 && (occupant == EMPTY || piece_player(occupant) != p) {
+                if c != k && attackers == 0 && (occupant == EMPTY || piece_seat(occupant) != seat) {
                     free += 1;
                 }
             }
@@ -628,8 +632,8 @@ impl Evaluator {
             out[p] += safety + activity;
             // The side ahead (by at least a minor piece's worth) against
             // a pawnless enemy brings its king closer.
-            for q in (0..players).filter(|&q| v.enemies(p, q)) {
-                let ahead = material[p] - material[q];
+            for q in v.seating.capturable_by(seat).iter() {
+                let ahead = material[p] - material[q.index()];
                 let minor = self
                     .values
                     .iter()
@@ -637,7 +641,7 @@ impl Evaluator {
                     .filter(|&x| x > 0)
                     .min()
                     .unwrap_or(100);
-                if pawns[q] == 0
+                if pawns[q.index()] == 0
                     && ahead >= minor * 2
                     && let Some(kq) = pos.royal_cell(q)
                 {

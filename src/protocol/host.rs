@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
 use crate::rules::movegen;
-use crate::rules::position::{Move, Position};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use crate::search::{Engine, EngineOptions, Limits, SearchControl, SearchInfo, SearchResult};
 
 /// What a running search tells its front-end.

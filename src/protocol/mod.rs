@@ -18,6 +18,7 @@
 pub mod host;
 pub mod options;
 pub mod session;
+pub mod text;
 pub mod uci;
 pub mod xboard;
 pub mod xboard_parse;

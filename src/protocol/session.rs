@@ -10,8 +10,11 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::board::variant::{VARIANT_NAMES, Variant, VariantError};
-use crate::rules::position::{Move, MoveError, Position, PositionError};
+use crate::board::registry;
+use crate::board::variant::{Variant, VariantError};
+use crate::rules::moves::Move;
+use crate::rules::notation::MoveError;
+use crate::rules::position::{Position, PositionError};
 use crate::search::{EngineOptions, Limits};
 
 use super::host::{EngineHost, PerftReporter, SearchReporter};
@@ -85,7 +88,7 @@ pub struct Settings {
     pub chess960: bool,
     /// `UCI_ShowWDL`.
     pub show_wdl: bool,
-    /// `UCI_Variant`: a name of [`VARIANT_NAMES`].
+    /// `UCI_Variant`: a family of [`registry::FAMILIES`].
     pub variant: String,
     /// `Dimension`.
     pub dimension: i64,
@@ -137,7 +140,7 @@ pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
         },
         check(UCI_CHESS960, false),
         check(UCI_SHOWWDL, false),
-        combo(UCI_VARIANT, "chess", VARIANT_NAMES),
+        combo(UCI_VARIANT, "chess", &registry::family_names()),
         spin(DIMENSION, 3, 3, 6),
         spin(EDGE_LENGTH, 8, 8, 26),
         combo(DIAMOND_SETUP, "auto", &["auto", "8.1", "8.2", "8.3"]),

@@ -483,7 +483,7 @@ pub fn announcement(v: &Arc<Variant>) -> String {
         g.dims(),
         size.join("x"),
         g.cell_count(),
-        v.players.len(),
+        v.seat_count(),
         Position::start(v).to_text()
     )
 }

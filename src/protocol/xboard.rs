@@ -30,12 +30,16 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
-use crate::rules::position::{DrawReason, GameResult, Move, MoveKind, Position, WinReason};
+use crate::board::seating::Seat;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::outcome::{EndReason, Outcome};
+use crate::rules::position::Position;
 use crate::search::{Bound, Limits, Score, SearchInfo, SearchResult};
 
 use super::host::SearchEvent;
 use super::options::{self, OptionKind, OptionSpec};
 use super::session::{Session, SessionConfig, SessionError, names};
+use super::text::result_text;
 use super::uci::{Flow, MAX_MESSAGE_CHARS, engine_name, printable, quote};
 use super::xboard_parse::{Command, Level, MoveSet, parse};
 
@@ -176,7 +180,7 @@ pub struct XBoard {
     /// Force mode: the engine plays neither side.
     force: bool,
     /// The player the engine plays when not in force mode.
-    engine_player: usize,
+    engine_player: Seat,
     /// A `result` arrived or the engine resigned: no more moves.
     game_over: bool,
     /// Lines held back until the engine's move is out (a `ping` sent
@@ -280,8 +284,8 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
         };
     }
     pos.parse_move(text).map_err(|e| match e {
-        crate::rules::position::MoveError::Syntax(_) => "not a move".to_string(),
-        crate::rules::position::MoveError::Illegal(_) => {
+        crate::rules::notation::MoveError::Syntax(_) => "not a move".to_string(),
+        crate::rules::notation::MoveError::Illegal(_) => {
             if pos.legal_moves().is_empty() {
                 "the game is over".to_string()
             } else {
@@ -331,41 +335,40 @@ pub fn thinking_line(info: &SearchInfo, root: &Position) -> String {
     line
 }
 
+/// The seat that is not `s`: XBoard games have two seats (the front-end
+/// offers only two-seat variants).
+fn other_seat(s: Seat) -> Seat {
+    Seat::new(1 - s.index().min(1))
+}
+
 /// The result line for a finished game: `1-0 {White mates}` and so on.
 /// A cube stalemate win (scored ¾–¼ by the rules) is sent as a win, the
 /// only form CECP has, with the true score in the comment.
-pub fn result_line(r: GameResult, pos: &Position) -> String {
+pub fn result_line(r: &Outcome, pos: &Position) -> String {
     let v = pos.variant();
-    let name = |p: usize| {
-        let n = &v.players[p].name;
+    let name = |p: Seat| {
+        let n = v.seating.name(p);
         let mut c = n.chars();
         match c.next() {
             Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
             None => String::new(),
         }
     };
-    match r {
-        GameResult::Win {
-            winner,
-            reason: WinReason::Checkmate,
-        } => format!(
-            "{} {{{} mates}}",
-            if winner == 0 { "1-0" } else { "0-1" },
-            name(winner)
-        ),
-        GameResult::Win {
-            winner,
-            reason: WinReason::Stalemate,
-        } => format!(
+    // XBoard games have two seats: the winner's result is "1-0" or "0-1".
+    let win = |w: Seat| if w == Seat::FIRST { "1-0" } else { "0-1" };
+    match (r.reason, r.winner()) {
+        (EndReason::Checkmate { .. }, Some(w)) => format!("{} {{{} mates}}", win(w), name(w)),
+        (EndReason::StalemateLoss { .. }, Some(w)) => format!(
             "{} {{{} wins by stalemate, scored {} by the rules}}",
-            if winner == 0 { "1-0" } else { "0-1" },
-            name(winner),
-            r.score()
+            win(w),
+            name(w),
+            result_text(r)
         ),
-        GameResult::Draw(DrawReason::Stalemate) => "1/2-1/2 {Stalemate}".into(),
-        GameResult::Draw(DrawReason::Repetition) => "1/2-1/2 {Draw by repetition}".into(),
-        GameResult::Draw(DrawReason::FiftyMoves) => "1/2-1/2 {Draw by fifty move rule}".into(),
-        GameResult::Draw(DrawReason::DeadPosition) => "1/2-1/2 {Insufficient material}".into(),
+        (EndReason::Stalemate, _) => "1/2-1/2 {Stalemate}".into(),
+        (EndReason::Repetition, _) => "1/2-1/2 {Draw by repetition}".into(),
+        (EndReason::FiftyMoves, _) => "1/2-1/2 {Draw by fifty move rule}".into(),
+        (EndReason::DeadPosition, _) => "1/2-1/2 {Insufficient material}".into(),
+        _ => format!("{} {{{}}}", result_text(r), r.description(v)),
     }
 }
 
@@ -439,7 +442,7 @@ impl XBoard {
             activity: Activity::Idle,
             next_id: 0,
             force: false,
-            engine_player: 1,
+            engine_player: Seat::new(1),
             game_over: false,
             deferred: VecDeque::new(),
             time: TimeControl::default(),
@@ -474,7 +477,7 @@ impl XBoard {
     }
 
     /// The player the engine plays when not in force mode.
-    pub fn engine_player(&self) -> usize {
+    pub fn engine_player(&self) -> Seat {
         self.engine_player
     }
 
@@ -705,21 +708,21 @@ impl XBoard {
                 self.force = false;
                 self.game_over = false;
                 let to_move = self.position().to_move();
-                self.engine_player = self.position().next_player(to_move);
+                self.engine_player = other_seat(to_move);
             }
             Command::White | Command::Black => {
                 // Protocol 1: the named side is on move and the engine
                 // plays the other; only meaningful with colors=1, which
                 // ndchess does not ask for. Accepted when it agrees with
                 // the position.
-                let side = usize::from(c == Command::Black);
+                let side = Seat::new(usize::from(c == Command::Black));
                 if self.position().to_move() != side {
                     return Err(error(
                         "command not legal now: the other side is on move (use setboard)",
                     ));
                 }
                 self.abort_search();
-                self.engine_player = 1 - side;
+                self.engine_player = other_seat(side);
             }
             Command::Level(l) => {
                 self.time.level = l;
@@ -922,7 +925,7 @@ impl XBoard {
         self.session.set_start_position();
         self.session.new_game();
         self.force = false;
-        self.engine_player = 1;
+        self.engine_player = Seat::new(1);
         self.game_over = false;
         self.time.depth = None;
         self.time.nps = None;
@@ -1040,7 +1043,7 @@ impl XBoard {
         }
         if let Some(r) = self.position().outcome() {
             // The opponent's move ended the game by rule.
-            self.send(result_line(r, self.position()));
+            self.send(result_line(&r, self.position()));
             return Ok(());
         }
         self.think_if_on_move();
@@ -1136,7 +1139,7 @@ impl XBoard {
     fn move_limits(&self) -> Limits {
         let pos = self.position();
         let me = pos.to_move();
-        let players = pos.variant().players.len();
+        let players = pos.variant().seat_count();
         let t = &self.time;
         let mut limits = Limits {
             depth: t.depth,
@@ -1147,11 +1150,11 @@ impl XBoard {
         } else {
             let mut clocks = vec![None; players];
             let mut incs = vec![None; players];
-            clocks[me] = Some(t.own.unwrap_or(t.level.base));
-            let other = pos.next_player(me);
-            clocks[other] = Some(t.opponent.unwrap_or(t.level.base));
-            incs[me] = Some(t.level.inc);
-            incs[other] = Some(t.level.inc);
+            let other = other_seat(me);
+            clocks[me.index()] = Some(t.own.unwrap_or(t.level.base));
+            clocks[other.index()] = Some(t.opponent.unwrap_or(t.level.base));
+            incs[me.index()] = Some(t.level.inc);
+            incs[other.index()] = Some(t.level.inc);
             limits.time = clocks;
             limits.inc = incs;
             if t.level.moves > 0 {
@@ -1275,7 +1278,7 @@ impl XBoard {
         let legal = pos.legal_moves();
         if legal.is_empty() {
             if let Some(r) = pos.outcome() {
-                self.send(result_line(r, &pos));
+                self.send(result_line(&r, &pos));
             }
             return;
         }
@@ -1316,7 +1319,7 @@ impl XBoard {
         self.send(format!("move {text}"));
         self.position_changed();
         if let Some(r) = self.position().outcome() {
-            self.send(result_line(r, self.position()));
+            self.send(result_line(&r, self.position()));
             return;
         }
         self.hint = ponder.filter(|p| self.position().legal_moves().contains(p));

@@ -1,5 +1,14 @@
-//! The rules of play: positions, legal moves, game end and notation.
+//! The rules of play: positions, the attack routine, legal moves, joint
+//! decisions of simultaneous turns, the end of a game, and notation.
+//!
+//! Imports run one way inside this layer too: [`moves`] → [`attacks`] →
+//! [`position`] → [`movegen`] → [`outcome`], [`simultaneous`] →
+//! [`notation`].
 
+pub mod attacks;
 pub mod movegen;
+pub mod moves;
 pub mod notation;
+pub mod outcome;
 pub mod position;
+pub mod simultaneous;

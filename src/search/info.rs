@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use crate::rules::position::{GameResult, Move, Position};
+use crate::rules::moves::Move;
+use crate::rules::outcome::Outcome;
+use crate::rules::position::Position;
 
 use super::score::{Bound, Score};
 
@@ -112,5 +114,5 @@ pub struct SearchResult {
     /// The principal variation.
     pub pv: Vec<Move>,
     /// The game result when the root has no legal move (mate, stalemate).
-    pub outcome: Option<GameResult>,
+    pub outcome: Option<Outcome>,
 }

@@ -3,14 +3,14 @@
 
 use std::time::Duration;
 
-use crate::rules::position::Move;
+use crate::rules::moves::Move;
 
 /// Default safety margin for the time a move takes to reach the opponent.
 pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(10);
 
-/// Search limits, as UCI's `go` gives them. Clocks are indexed by player
-/// (0 = the first to move), never "white/black", so that variants with
-/// more players fit.
+/// Search limits, as UCI's `go` gives them. Clocks are indexed by seat
+/// index (0 = the first seat), never "white/black", so that variants with
+/// more seats fit.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limits {
     /// Time left on each player's clock.

@@ -29,7 +29,8 @@ use std::time::{Duration, Instant};
 
 use crate::board::variant::{StalemateRule, Variant};
 use crate::eval::{EvalConfig, EvalScratch, Evaluator};
-use crate::rules::position::{Move, Position};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 
 pub use control::SearchControl;
 pub use info::{SearchInfo, SearchResult};
@@ -208,7 +209,7 @@ impl Engine {
         // Root order: hash move, then captures by value, as inside the tree.
         {
             let cells = v.geometry.cell_count();
-            let h = ordering::Heuristics::new(v.players.len(), v.kinds.len(), cells, 1);
+            let h = ordering::Heuristics::new(v.seat_count(), v.kinds.len(), cells, 1);
             let tt_move = self.tt.probe(pos.hash()).and_then(|e| e.mv);
             let mut scores = Vec::new();
             ordering::score_moves(pos, &eval, &h, 0, tt_move, &legal, &mut scores);

@@ -5,10 +5,11 @@
 //! A good order is what makes alpha-beta cut: the first move of a node
 //! should be the one that refutes the opponent's last move.
 
-use crate::board::variant::{EMPTY, piece_kind};
+use crate::board::piece::{EMPTY, piece_kind};
 use crate::eval::Evaluator;
-use crate::rules::movegen;
-use crate::rules::position::{Move, MoveKind, Position};
+use crate::rules::attacks;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::Position;
 
 use super::tt::MoveCode;
 
@@ -46,7 +47,9 @@ pub fn victim_value(pos: &Position, eval: &Evaluator, m: &Move) -> i32 {
 pub fn losing_capture(pos: &Position, eval: &Evaluator, m: &Move) -> bool {
     let attacker = eval.value(piece_kind(pos.piece_at(m.from as usize)));
     let victim = victim_value(pos, eval, m);
-    attacker > victim && movegen::attacked(pos, m.to as usize, pos.to_move())
+    let us = pos.to_move();
+    attacker > victim
+        && attacks::attacked_by_checkers(pos.variant(), m.to as usize, us, |c| pos.piece_at(c))
 }
 
 /// Killer moves and history counters of one thread.
@@ -81,7 +84,7 @@ impl Heuristics {
     #[inline]
     fn index(&self, pos: &Position, m: &Move) -> usize {
         let p = pos.piece_at(m.from as usize);
-        let player = crate::board::variant::piece_player(p);
+        let player = crate::board::piece::piece_seat(p).index();
         (player * self.kinds + piece_kind(p)) * self.cells + m.to as usize
     }
 

@@ -11,6 +11,8 @@
 
 use std::time::{Duration, Instant};
 
+use crate::board::seating::Seat;
+
 use super::limits::Limits;
 
 /// Moves to plan for when the clock gives no `movestogo`.
@@ -25,9 +27,10 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Limits for `player` (the one to move) under `limits`; times count
+    /// Limits for `player` (the seat to move) under `limits`; times count
     /// from `start`.
-    pub fn new(limits: &Limits, player: usize, start: Instant) -> TimeManager {
+    pub fn new(limits: &Limits, player: Seat, start: Instant) -> TimeManager {
+        let player = player.index();
         let overhead = limits.move_overhead;
         let mut optimum: Option<Duration> = None;
         let mut maximum: Option<Duration> = None;
@@ -146,7 +149,7 @@ mod tests {
             (1_000, 100, Some(40)),
         ] {
             let l = clock(ms, inc, mtg);
-            let tm = TimeManager::new(&l, 0, Instant::now());
+            let tm = TimeManager::new(&l, Seat::new(0), Instant::now());
             let left = Duration::from_millis(ms);
             let max = tm.maximum().unwrap();
             assert!(
@@ -162,7 +165,7 @@ mod tests {
     fn low_clock_spends_about_the_increment() {
         for (ms, inc) in [(370, 150), (250, 150), (1_000, 100), (60_000, 1_000)] {
             let l = clock(ms, inc, None);
-            let tm = TimeManager::new(&l, 0, Instant::now());
+            let tm = TimeManager::new(&l, Seat::new(0), Instant::now());
             let avail = Duration::from_millis(ms).saturating_sub(l.move_overhead);
             let max = tm.maximum().unwrap();
             assert!(
@@ -177,12 +180,12 @@ mod tests {
     fn movetime_and_clock_combine() {
         let mut l = clock(60_000, 0, None);
         l.movetime = Some(Duration::from_millis(500));
-        let tm = TimeManager::new(&l, 1, Instant::now());
+        let tm = TimeManager::new(&l, Seat::new(1), Instant::now());
         assert_eq!(
             tm.maximum(),
             Some(Duration::from_millis(500) - l.move_overhead)
         );
-        let none = TimeManager::new(&Limits::default(), 0, Instant::now());
+        let none = TimeManager::new(&Limits::default(), Seat::new(0), Instant::now());
         assert!(!none.limited());
     }
 }

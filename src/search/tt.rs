@@ -16,7 +16,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use crate::rules::position::{Move, MoveKind};
+use crate::rules::moves::{Move, MoveKind};
 
 use super::score::Bound;
 

@@ -11,10 +11,14 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use crate::board::variant::{MAX_PLAYERS, StalemateRule, Variant};
+use crate::board::piece::piece_kind;
+use crate::board::seating::{MAX_SEATS, Seat, SeatSet, TurnOrder};
+use crate::board::variant::{StalemateRule, Variant};
 use crate::eval::{EVAL_LIMIT, EvalScratch, Evaluator};
-use crate::rules::movegen::{self, Scratch};
-use crate::rules::position::{Move, Position};
+use crate::rules::movegen::MoveGen;
+use crate::rules::moves::Move;
+use crate::rules::outcome::{EndReason, Outcome};
+use crate::rules::position::Position;
 
 use super::control::SearchControl;
 use super::info::SearchInfo;
@@ -69,7 +73,7 @@ pub(crate) struct MainDuties<'a> {
 pub(crate) struct Worker {
     pub id: usize,
     pos: Option<Position>,
-    scratch: Scratch,
+    movegen: MoveGen,
     eval_scratch: EvalScratch,
     moves: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
@@ -92,10 +96,10 @@ pub(crate) struct Worker {
     /// The stalemate-win score banked before a hunt.
     banked: i32,
     root_depth: i32,
-    root_player: usize,
-    /// Paranoid sides: `side[p]` is whether player `p` is on the root's
-    /// side (always alternating with two players).
-    side: [bool; MAX_PLAYERS],
+    root_player: Seat,
+    /// Paranoid sides: `side[p]` is whether seat `p` is on the root's
+    /// side (always alternating with two seats).
+    side: [bool; MAX_SEATS],
     lmr: Vec<[u8; 64]>,
     /// Variant the tables are sized for.
     shape: (usize, usize, usize),
@@ -122,13 +126,13 @@ impl Worker {
         Worker {
             id,
             pos: None,
-            scratch: Scratch::new(cells),
+            movegen: MoveGen::new(v),
             eval_scratch: EvalScratch::default(),
             moves: vec![Vec::new(); MAX_PLY + 2],
             scores: vec![Vec::new(); MAX_PLY + 2],
             sort_buf: Vec::new(),
             quiets: vec![Vec::new(); MAX_PLY + 2],
-            heuristics: Heuristics::new(v.players.len(), v.kinds.len(), cells, MAX_PLY + 2),
+            heuristics: Heuristics::new(v.seat_count(), v.kinds.len(), cells, MAX_PLY + 2),
             pv: vec![Vec::new(); MAX_PLY + 2],
             evals: vec![0; MAX_PLY + 2],
             nodes: 0,
@@ -140,24 +144,25 @@ impl Worker {
             hunt_allowed: false,
             banked: 0,
             root_depth: 0,
-            root_player: 0,
-            side: [false; MAX_PLAYERS],
+            root_player: Seat::FIRST,
+            side: [false; MAX_SEATS],
             lmr: lmr_table(),
-            shape: (v.players.len(), v.kinds.len(), cells),
+            shape: (v.seat_count(), v.kinds.len(), cells),
         }
     }
 
     /// Whether the tables fit variant `v`.
     pub fn fits(&self, v: &Variant) -> bool {
-        self.shape == (v.players.len(), v.kinds.len(), v.geometry.cell_count())
+        self.shape == (v.seat_count(), v.kinds.len(), v.geometry.cell_count())
+            && self.movegen.fits(v)
     }
 
     /// Prepares a search of `pos` over `root`.
     pub fn prepare(&mut self, pos: &Position, root: &[Move]) {
         let v = pos.variant().clone();
         self.root_player = pos.to_move();
-        for p in 0..v.players.len() {
-            self.side[p] = p == self.root_player || !v.enemies(p, self.root_player);
+        for p in v.seating.seats() {
+            self.side[p.index()] = v.seating.same_side(p, self.root_player);
         }
         self.pos = Some(pos.clone());
         self.hunt = false;
@@ -261,14 +266,20 @@ impl Worker {
             // Mate on the hundredth ply still counts as mate.
             if in_check_unknown && pos.in_check() {
                 let mut list = Vec::new();
-                movegen::generate(pos, &mut self.scratch, &mut list);
+                self.movegen.generate(pos, &mut list);
                 return !list.is_empty();
             }
             return true;
         }
         let hist = pos.hash_history();
         let span = hm.min(hist.len());
-        let step = v.players.len();
+        // Positions repeat only a whole round apart while the seats
+        // take turns in a fixed order; otherwise any earlier ply may match.
+        let step = if v.seating.turn_order() == TurnOrder::Rotate && pos.out().is_empty() {
+            v.seat_count()
+        } else {
+            1
+        };
         let h = pos.hash();
         let mut k = step;
         while k <= span {
@@ -289,21 +300,18 @@ impl Worker {
             match pos.variant().rules.stalemate {
                 StalemateRule::Draw => DRAW,
                 StalemateRule::StalematedLoses => {
-                    // The winner: the (first) enemy of the stalemated side.
+                    // The winner, as the rules score it.
                     let v = pos.variant();
-                    let loser = pos.to_move();
-                    let winner = (0..v.players.len())
-                        .find(|&p| v.enemies(p, loser))
-                        .unwrap_or(loser);
-                    if self.hunt && self.side[winner] {
+                    let losers = SeatSet::single(pos.to_move());
+                    let result = Outcome::defeat(v, losers, EndReason::StalemateLoss { losers });
+                    let winner = result.winner().unwrap_or(pos.to_move());
+                    if self.hunt && self.side[winner.index()] {
                         return DRAW;
                     }
                     let royal = v.royal_kind;
                     let pieces = pos
-                        .player_cells(winner)
-                        .filter(|&c| {
-                            Some(crate::board::variant::piece_kind(pos.piece_at(c))) != royal
-                        })
+                        .seat_cells(winner)
+                        .filter(|&c| Some(piece_kind(pos.piece_at(c))) != royal)
                         .count() as u32;
                     stalemated_in(ply, pieces)
                 }
@@ -354,7 +362,7 @@ impl Worker {
     #[inline]
     fn evaluate(&mut self, sh: &Shared) -> i32 {
         let pos = self.pos.as_ref().expect("invariant: position set");
-        if pos.variant().players.len() == 2 {
+        if pos.variant().seat_count() == 2 {
             sh.eval.evaluate(pos, &mut self.eval_scratch)
         } else {
             sh.eval
@@ -367,7 +375,7 @@ impl Worker {
     fn has_pieces(&self) -> bool {
         let pos = self.pos.as_ref().expect("invariant: position set");
         let v = pos.variant();
-        let us = pos.player_bits(pos.to_move());
+        let us = pos.seat_bits(pos.to_move());
         (0..v.kinds.len())
             .filter(|&k| !v.kinds[k].royal && v.kinds[k].pawn.is_none())
             .any(|k| pos.kind_bits(k).iter().zip(us).any(|(a, b)| a & b != 0))
@@ -376,9 +384,9 @@ impl Worker {
     /// Whether the value of a child must be negated (the child's mover is
     /// on the other side).
     #[inline]
-    fn flips(&self, parent_mover: usize) -> bool {
+    fn flips(&self, parent_mover: Seat) -> bool {
         let pos = self.pos.as_ref().expect("invariant: position set");
-        self.side[parent_mover] != self.side[pos.to_move()]
+        self.side[parent_mover.index()] != self.side[pos.to_move().index()]
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -569,7 +577,7 @@ impl Worker {
         quiets.clear();
         {
             let pos = self.pos.as_ref().expect("invariant: position set");
-            movegen::generate(pos, &mut self.scratch, &mut list);
+            self.movegen.generate(pos, &mut list);
         }
         if list.is_empty() {
             self.moves[ply] = list;
@@ -804,7 +812,7 @@ impl Worker {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         {
             let pos = self.pos.as_ref().expect("invariant: position set");
-            movegen::generate(pos, &mut self.scratch, &mut list);
+            self.movegen.generate(pos, &mut list);
         }
         if list.is_empty() {
             self.moves[ply] = list;

@@ -35,7 +35,10 @@
 use std::fmt;
 
 use crate::board::geometry::Cell;
-use crate::board::variant::{EMPTY, Piece, Variant, piece_kind, piece_player};
+use crate::board::piece::{EMPTY, Piece, piece_kind, piece_seat};
+use crate::board::seating::Seat;
+use crate::board::variant::Variant;
+use crate::rules::attacks;
 
 /// The axioms of T4.2 in the seed's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -350,7 +353,11 @@ pub fn check_placement(v: &Variant, pieces: &[(Cell, Piece)]) -> AxiomReport {
     checker.pieces_behind(&mut violations);
     checker.threats(&mut violations);
     AxiomReport {
-        players: v.players.iter().map(|p| p.name.clone()).collect(),
+        players: v
+            .seating
+            .seats()
+            .map(|s| v.seating.name(s).to_string())
+            .collect(),
         face_axis: face_axis
             .iter()
             .map(|f| match f {
@@ -389,7 +396,7 @@ impl Checker<'_> {
         match self.board[c] {
             EMPTY => None,
             p => Some(Occupant {
-                player: piece_player(p),
+                player: piece_seat(p).index(),
                 letter: self.v.kinds[piece_kind(p)].letter,
             }),
         }
@@ -400,12 +407,12 @@ impl Checker<'_> {
     }
 
     /// Whether `p` is a piece in the narrow sense (not a pawn) of `player`.
-    fn is_piece_of(&self, p: Piece, player: usize) -> bool {
-        p != EMPTY && piece_player(p) == player && self.v.kinds[piece_kind(p)].pawn.is_none()
+    fn is_piece_of(&self, p: Piece, player: Seat) -> bool {
+        p != EMPTY && piece_seat(p) == player && self.v.kinds[piece_kind(p)].pawn.is_none()
     }
 
     /// Cells of `player`'s pieces (non-pawns), ascending.
-    fn pieces_of(&self, player: usize) -> Vec<Cell> {
+    fn pieces_of(&self, player: Seat) -> Vec<Cell> {
         (0..self.board.len())
             .filter(|&c| self.is_piece_of(self.board[c], player))
             .collect()
@@ -445,33 +452,36 @@ impl Checker<'_> {
     }
 
     fn kings(&self, out: &mut Vec<Violation>) {
-        for player in 0..self.v.players.len() {
+        for seat in self.v.seating.seats() {
             let count = self
                 .board
                 .iter()
                 .filter(|&&p| {
-                    p != EMPTY && piece_player(p) == player && self.v.kinds[piece_kind(p)].royal
+                    p != EMPTY && piece_seat(p) == seat && self.v.kinds[piece_kind(p)].royal
                 })
                 .count();
             if count != 1 {
-                out.push(Violation::KingCount { player, count });
+                out.push(Violation::KingCount {
+                    player: seat.index(),
+                    count,
+                });
             }
         }
     }
 
     fn armies(&self, out: &mut Vec<Violation>) {
-        let count = |player: usize, kind: usize| {
+        let count = |player: Seat, kind: usize| {
             self.board
                 .iter()
-                .filter(|&&p| p != EMPTY && piece_player(p) == player && piece_kind(p) == kind)
+                .filter(|&&p| p != EMPTY && piece_seat(p) == player && piece_kind(p) == kind)
                 .count()
         };
-        for player in 1..self.v.players.len() {
+        for seat in self.v.seating.seats().skip(1) {
             for (kind, k) in self.v.kinds.iter().enumerate() {
-                let (n, reference) = (count(player, kind), count(0, kind));
+                let (n, reference) = (count(seat, kind), count(Seat::FIRST, kind));
                 if n != reference {
                     out.push(Violation::ArmySize {
-                        player,
+                        player: seat.index(),
                         letter: k.letter,
                         count: n,
                         reference,
@@ -486,8 +496,9 @@ impl Checker<'_> {
     fn faces(&self, out: &mut Vec<Violation>) -> Vec<Face> {
         let n = self.v.geometry.dims();
         let mut faces = Vec::new();
-        for (player, pl) in self.v.players.iter().enumerate() {
-            let pieces = self.pieces_of(player);
+        for seat in self.v.seating.seats() {
+            let pl = self.v.seating.info(seat);
+            let pieces = self.pieces_of(seat);
             let axes: Vec<usize> = (0..n)
                 .filter(|&k| match pieces.first() {
                     None => true,
@@ -503,7 +514,10 @@ impl Checker<'_> {
                 let mut e0 = vec![0; n];
                 e0[0] = 1;
                 let forward = pl.orient(&e0).iter().position(|&x| x != 0).unwrap_or(0);
-                out.push(Violation::PieceFace { player, axes });
+                out.push(Violation::PieceFace {
+                    player: seat.index(),
+                    axes,
+                });
                 faces.push(Face::Ambiguous(forward));
             }
         }
@@ -513,13 +527,14 @@ impl Checker<'_> {
     /// The second piece-plane axiom: the face of each player is full.
     fn face_gaps(&self, faces: &[Face], out: &mut Vec<Violation>) {
         for (player, face) in faces.iter().enumerate() {
-            let pieces = self.pieces_of(player);
+            let seat = Seat::new(player);
+            let pieces = self.pieces_of(seat);
             if pieces.is_empty() {
                 continue;
             }
             let reach = self.component(&pieces, face.axis());
             for (c, &on_face) in reach.iter().enumerate() {
-                if on_face && !self.is_piece_of(self.board[c], player) {
+                if on_face && !self.is_piece_of(self.board[c], seat) {
                     out.push(Violation::FaceGap {
                         player,
                         cell: self.name(c),
@@ -531,13 +546,13 @@ impl Checker<'_> {
     }
 
     /// Board vectors of the pushes of `player`'s pawn kind `kind`.
-    fn pushes(&self, player: usize, kind: usize) -> Vec<Vec<i32>> {
+    fn pushes(&self, player: Seat, kind: usize) -> Vec<Vec<i32>> {
         match &self.v.kinds[kind].pawn {
             None => Vec::new(),
             Some(rule) => rule
                 .pushes
                 .iter()
-                .map(|s| self.v.players[player].orient(s))
+                .map(|s| self.v.seating.info(player).orient(s))
                 .collect(),
         }
     }
@@ -550,8 +565,8 @@ impl Checker<'_> {
             if p == EMPTY || self.v.kinds[piece_kind(p)].pawn.is_some() {
                 continue;
             }
-            let player = piece_player(p);
-            let k = faces[player].axis();
+            let player = piece_seat(p);
+            let k = faces[player.index()].axis();
             for sign in [1, -1] {
                 let step = self.unit(k, sign);
                 let Some(next) = g.step(c, &step) else {
@@ -559,11 +574,11 @@ impl Checker<'_> {
                 };
                 let q = self.board[next];
                 let ok = q != EMPTY
-                    && piece_player(q) == player
+                    && piece_seat(q) == player
                     && self.pushes(player, piece_kind(q)).contains(&step);
                 if !ok {
                     out.push(Violation::NoPawnInFront {
-                        player,
+                        player: player.index(),
                         piece: self.v.kinds[piece_kind(p)].letter,
                         cell: self.name(c),
                         step,
@@ -583,7 +598,7 @@ impl Checker<'_> {
             if p == EMPTY || self.v.kinds[piece_kind(p)].pawn.is_none() {
                 continue;
             }
-            let player = piece_player(p);
+            let player = piece_seat(p);
             for step in self.pushes(player, piece_kind(p)) {
                 let back: Vec<i32> = step.iter().map(|s| -s).collect();
                 let Some(behind) = g.step(c, &back) else {
@@ -591,7 +606,7 @@ impl Checker<'_> {
                 };
                 if !self.is_piece_of(self.board[behind], player) {
                     out.push(Violation::NoPieceBehind {
-                        player,
+                        player: player.index(),
                         cell: self.name(c),
                         step,
                         behind: self.name(behind),
@@ -602,41 +617,6 @@ impl Checker<'_> {
         }
     }
 
-    /// Cells the piece on `c` could capture on, blocking included.
-    fn capture_targets(&self, c: Cell) -> Vec<Cell> {
-        let v = self.v;
-        let p = self.board[c];
-        let (player, kind) = (piece_player(p), piece_kind(p));
-        let k = &v.kinds[kind];
-        let mut t: Vec<Cell> = Vec::new();
-        if k.pawn.is_some() {
-            t.extend(
-                v.pawn_tables[player][kind]
-                    .captures
-                    .get(c)
-                    .iter()
-                    .map(|&x| x as usize),
-            );
-        }
-        if let Some(li) = k.leaps {
-            t.extend(v.leaps[li].get(c).iter().map(|&x| x as usize));
-        }
-        for &d in &k.slides {
-            // A slider stops on the first occupied cell of its ray.
-            if let Some(&hit) = v
-                .geometry
-                .ray(c, d)
-                .iter()
-                .find(|&&x| self.board[x as usize] != EMPTY)
-            {
-                t.push(hit as usize);
-            }
-        }
-        t.sort_unstable();
-        t.dedup();
-        t
-    }
-
     /// The threat-freedom axiom.
     fn threats(&self, out: &mut Vec<Violation>) {
         for c in 0..self.board.len() {
@@ -644,9 +624,9 @@ impl Checker<'_> {
             if p == EMPTY {
                 continue;
             }
-            for t in self.capture_targets(c) {
+            for t in attacks::attack_set(self.v, p, c, |x| self.board[x]) {
                 let q = self.board[t];
-                if q != EMPTY && self.v.enemies(piece_player(p), piece_player(q)) {
+                if q != EMPTY && self.v.seating.may_capture(piece_seat(p), piece_seat(q)) {
                     out.push(Violation::Threat {
                         attacker: self
                             .occupant(c)
@@ -666,7 +646,7 @@ impl Checker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::variant::piece;
+    use crate::board::piece::piece;
 
     fn cell(v: &Variant, name: &str) -> Cell {
         v.geometry
@@ -695,8 +675,8 @@ mod tests {
             .copied()
             .filter(|&(c, _)| !["e2", "a7", "d8"].contains(&v.geometry.cell_name(c).as_str()))
             .collect();
-        pieces.push((cell(&v, "e4"), piece(0, k('P'))));
-        pieces.push((cell(&v, "e3"), piece(0, k('K'))));
+        pieces.push((cell(&v, "e4"), piece(Seat::FIRST, k('P'))));
+        pieces.push((cell(&v, "e3"), piece(Seat::FIRST, k('K'))));
         let r = check_placement(&v, &pieces);
         let white = |letter| Occupant { player: 0, letter };
         let black = |letter| Occupant { player: 1, letter };

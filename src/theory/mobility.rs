@@ -14,7 +14,10 @@
 //!   seed's pawns share the cells between them).
 
 use crate::board::geometry::Cell;
-use crate::board::variant::{NO_CELL, Variant, piece, piece_kind, piece_player};
+use crate::board::piece::{EMPTY, NO_CELL, piece, piece_kind, piece_seat};
+use crate::board::seating::Seat;
+use crate::board::variant::Variant;
+use crate::rules::attacks;
 
 /// Mobility of one class of cells of one piece kind.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,7 +37,7 @@ impl ClassMobility {
     }
 }
 
-/// Mobility of a piece kind (for player 0; the others are symmetric).
+/// Mobility of a piece kind (for the first seat; the others are symmetric).
 #[derive(Clone, Debug, PartialEq)]
 pub struct KindMobility {
     /// Kind index.
@@ -59,35 +62,27 @@ impl KindMobility {
     }
 }
 
-/// The targets of `kind` of `player` from `cell` on the empty board.
-pub fn empty_board_targets(v: &Variant, player: usize, kind: usize, cell: Cell) -> Vec<Cell> {
-    let g = &v.geometry;
-    let k = &v.kinds[kind];
-    let mut t: Vec<Cell> = Vec::new();
-    if k.pawn.is_some() {
-        let table = &v.pawn_tables[player][kind];
-        for &c in table.pushes.get(cell) {
-            if c != NO_CELL {
-                t.push(c as usize);
-            }
-        }
-        t.extend(table.captures.get(cell).iter().map(|&c| c as usize));
-    } else {
-        if let Some(li) = k.leaps {
-            t.extend(v.leaps[li].get(cell).iter().map(|&c| c as usize));
-        }
-        for &d in &k.slides {
-            t.extend(g.ray(cell, d).iter().map(|&c| c as usize));
-        }
+/// The targets of `kind` of `seat` from `cell` on the empty board: the
+/// cells it attacks, and a pawn's pushes and double steps too.
+pub fn empty_board_targets(v: &Variant, seat: Seat, kind: usize, cell: Cell) -> Vec<Cell> {
+    let mut t = attacks::attack_set(v, piece(seat, kind), cell, |_| EMPTY);
+    if v.kinds[kind].pawn.is_some() {
+        let pushes = v.pawn_tables[seat][kind].pushes.get(cell);
+        t.extend(
+            pushes
+                .iter()
+                .filter(|&&c| c != NO_CELL)
+                .map(|&c| c as usize),
+        );
+        t.sort_unstable();
+        t.dedup();
     }
-    t.sort_unstable();
-    t.dedup();
     t
 }
 
 /// Cells a pawn of (`player`, `kind`) can stand on: reachable from its start
 /// cells, promotion cells excluded.
-fn pawn_cells(v: &Variant, player: usize, kind: usize) -> Vec<bool> {
+fn pawn_cells(v: &Variant, player: Seat, kind: usize) -> Vec<bool> {
     let cells = v.geometry.cell_count();
     let mut seen = vec![false; cells];
     let mut stack: Vec<Cell> = v
@@ -119,7 +114,7 @@ fn pawn_cells(v: &Variant, player: usize, kind: usize) -> Vec<bool> {
 }
 
 /// Mobility of `kind` for `player`.
-pub fn kind_mobility(v: &Variant, player: usize, kind: usize) -> KindMobility {
+pub fn kind_mobility(v: &Variant, player: Seat, kind: usize) -> KindMobility {
     let cells = v.geometry.cell_count();
     let is_pawn = v.kinds[kind].pawn.is_some();
     let stand = if is_pawn {
@@ -187,7 +182,7 @@ pub fn kind_mobility(v: &Variant, player: usize, kind: usize) -> KindMobility {
     }
 }
 
-/// Mobility of every kind (player 0) and the army total of the start
+/// Mobility of every kind (first seat) and the army total of the start
 /// position.
 pub struct MobilityReport {
     /// One entry per kind.
@@ -198,11 +193,13 @@ pub struct MobilityReport {
 
 /// Computes the report for a variant.
 pub fn report(v: &Variant) -> MobilityReport {
-    let kinds: Vec<KindMobility> = (0..v.kinds.len()).map(|k| kind_mobility(v, 0, k)).collect();
+    let kinds: Vec<KindMobility> = (0..v.kinds.len())
+        .map(|k| kind_mobility(v, Seat::FIRST, k))
+        .collect();
     let mut army_total = 0;
-    let mut pawn_groups: Vec<(usize, usize)> = Vec::new();
+    let mut pawn_groups: Vec<(Seat, usize)> = Vec::new();
     for &(cell, p) in &v.start {
-        let (player, kind) = (piece_player(p), piece_kind(p));
+        let (player, kind) = (piece_seat(p), piece_kind(p));
         if v.kinds[kind].pawn.is_some() {
             if !pawn_groups.contains(&(player, kind)) {
                 pawn_groups.push((player, kind));

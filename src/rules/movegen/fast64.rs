@@ -1,25 +1,29 @@
-//! The fast path of the move generator for boards of at most 64 cells
-//! (chess, Chess960, cylinder, the cube): every set of cells is one `u64`.
+//! The generator's bitboard backend for boards of at most 64 cells (chess,
+//! Chess960, cylinder, the cube): every set of cells is one `u64`.
 //!
-//! Sliding attacks come from precomputed ray masks and the occupancy: a ray
-//! is split into segments along which the flattened index only grows or only
+//! Sliding attacks come from magic-multiplication tables (searched once
+//! per board and direction set) over precomputed ray masks: a ray is split
+//! into segments along which the flattened index only grows or only
 //! shrinks (one segment on a board without wrap, more where the ray goes
 //! round), so the first blocker of a segment is its lowest or highest set
-//! bit. Everything else follows the generic generator in [`crate::rules::movegen`]
-//! (checking lines intersected, pin lines per pinned piece, king moves tested
-//! on the board without the king, en passant and castling tested on the
-//! board after the move); the agreement of the two generators is tested in
-//! `tests/fast_path.rs` and by perft.
+//! bit. The rules — checking lines, pins, pawn pushes, en passant,
+//! castling — come from [`super::legal`]; this backend only answers them
+//! with bit operations, and moves unpinned pawns set-wise where every pawn
+//! step is a constant index shift. Its agreement with the ray-walking
+//! backend is tested in `tests/fast_path.rs` and by perft.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::board::geometry::Cell;
-use crate::board::variant::{NO_CELL, Variant, piece_kind};
-use crate::rules::movegen::{
-    MoveSink, Scratch, generate_castling, push_en_passant, push_pawn_move,
-};
-use crate::rules::position::{Move, MoveKind, Position};
+use crate::board::piece::NO_CELL;
+use crate::board::seating::Seat;
+use crate::board::variant::Variant;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+
+use super::legal::{Backend, push_en_passant, push_pawn_move};
+use super::{GenType, MoveSink};
 
 /// A piece of a ray along which cell indices are monotonic.
 #[derive(Clone, Copy, Debug)]
@@ -30,13 +34,18 @@ struct Segment {
 
 /// Bitboard tables of a board of at most 64 cells.
 #[derive(Debug)]
-pub struct Tables {
+pub(crate) struct Tables {
     directions: usize,
     /// Per (cell, direction): range into `segments`.
     spans: Vec<(u32, u8)>,
     segments: Vec<Segment>,
     /// Per leap table and cell (`table * 64 + cell`): the targets.
     leaps: Vec<u64>,
+    /// Same index: the cells from which the leap reaches the cell.
+    leap_sources: Vec<u64>,
+    /// Per direction `d`: the ray group whose sliders attack a cell from
+    /// the far end of its ray along `d` (`u8::MAX`: none).
+    dir_group: Vec<u8>,
     /// Number of piece kinds.
     kinds: usize,
     /// Per player, kind and cell (`(player * kinds + kind) * 64 + cell`): a
@@ -197,12 +206,6 @@ impl MagicTable {
     }
 }
 
-/// Magic tables already built, per board and direction set.
-fn magic_cache() -> &'static Mutex<HashMap<String, Arc<MagicTable>>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<MagicTable>>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
 impl Tables {
     /// Builds the tables, or `None` for boards of more than 64 cells.
     pub fn new(v: &Variant) -> Option<Tables> {
@@ -239,8 +242,20 @@ impl Tables {
             .iter()
             .flat_map(|t| (0..64).map(|c| if c < cells { to_mask(t.get(c)) } else { 0 }))
             .collect();
+        let leap_sources = (0..v.leaps.len())
+            .flat_map(|li| {
+                (0..64).map(move |c| {
+                    if c < cells {
+                        to_mask(v.leap_sources(li).get(c))
+                    } else {
+                        0
+                    }
+                })
+            })
+            .collect();
         let per_pawn = |f: &dyn Fn(&crate::board::variant::PawnTable, Cell) -> u64| -> Vec<u64> {
             v.pawn_tables
+                .values()
                 .iter()
                 .flat_map(|per_kind| {
                     per_kind
@@ -270,13 +285,20 @@ impl Tables {
                 None => ray_groups.push((mask, vec![d])),
             }
         }
-        let promotion_zone = v.promotion_zone.iter().map(|z| z.words()[0]).collect();
+        let promotion_zone = v
+            .promotion_zone
+            .values()
+            .iter()
+            .map(|z| z.words()[0])
+            .collect();
+        let mut dir_group = vec![u8::MAX; nd];
         let full_rays = (0..cells * nd)
             .map(|i| to_mask(g.ray(i / nd, i % nd)))
             .collect();
         let wraps = g.wraps().iter().any(|&w| w);
         let mut pawn_lanes = Vec::new();
-        for (pi, player) in v.players.iter().enumerate() {
+        for seat in v.seating.seats() {
+            let player = v.seating.info(seat);
             for (ki, kd) in v.kinds.iter().enumerate() {
                 let lanes = kd.pawn.as_ref().filter(|_| !wraps).and_then(|rule| {
                     // The index shift of a step, if the same for every cell.
@@ -295,7 +317,7 @@ impl Tables {
                         }
                         Some((delta.unwrap_or(0), src))
                     };
-                    let table = &v.pawn_tables[pi][ki];
+                    let table = &v.pawn_tables[seat][ki];
                     let mut lanes = PawnLanes::default();
                     for dir in &rule.pushes {
                         let (delta, src) = lane(dir)?;
@@ -317,7 +339,14 @@ impl Tables {
                 pawn_lanes.push(lanes);
             }
         }
+        for (gi, (_, dirs)) in ray_groups.iter().enumerate() {
+            for &d in dirs {
+                dir_group[d] = gi as u8;
+            }
+        }
         let mut t = Tables {
+            dir_group,
+            leap_sources,
             pawn_lanes,
             directions: nd,
             spans,
@@ -399,297 +428,388 @@ impl Tables {
     }
 }
 
-/// The bitboards of one position, loaded once per node.
-struct Sets {
-    /// Per kind: cells of that kind (all players).
-    kinds: [u64; 16],
-    /// Per ray group: enemy pieces attacking along it.
-    ray_attackers: [u64; 8],
-    /// Per leap table: enemy pieces using it.
-    leap_attackers: [u64; 8],
+/// Magic tables already built, per board and direction set.
+fn magic_cache() -> &'static Mutex<HashMap<String, Arc<MagicTable>>> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<MagicTable>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-/// Whether `cell` is attacked by the enemies of `us` given occupancy `occ`
-/// (the mover's king already removed by the caller).
-#[inline(always)]
-fn attacked(
-    t: &Tables,
-    v: &Variant,
-    pos: &Position,
-    us: usize,
-    cell: Cell,
-    sets: &Sets,
+/// The bitboard backend for one generation.
+pub(crate) struct Bits<'a> {
+    t: &'a Tables,
+    pos: &'a Position,
+    v: &'a Variant,
+    us: Seat,
     occ: u64,
-) -> bool {
-    for &(q, k, _) in &v.enemy_pawns[us] {
-        let pawns = pos.set_word(q) & sets.kinds[k];
-        if t.pawn_attackers[(q * t.kinds + k) * 64 + cell] & pawns != 0 {
-            return true;
-        }
-    }
-    for (li, &attackers) in sets.leap_attackers[..t.leaps.len() / 64].iter().enumerate() {
-        if t.leaps[li * 64 + cell] & attackers != 0 {
-            return true;
-        }
-    }
-    for (gi, magic) in t.ray_group_magics.iter().enumerate() {
-        let attackers = sets.ray_attackers[gi] & occ;
-        if attackers != 0 && magic.attacks(cell, occ) & attackers != 0 {
-            return true;
-        }
-    }
-    false
+    ours: u64,
+    /// Pieces `us` may capture.
+    capturable: u64,
+    /// Per kind: cells of that kind (all seats).
+    kinds: [u64; 16],
+    /// Per ray group: sliders of it whose attacks on our king are check.
+    ray_checkers: [u64; 8],
+    /// Per leap table: leapers of it whose attacks on our king are check.
+    leap_checkers: [u64; 8],
+    check_mask: u64,
+    checks: u32,
+    pinned: u64,
+    pins: [(u8, u64); 16],
+    pin_count: usize,
+    /// The last ray scanned from the king: (direction, attacks).
+    last_ray: (usize, u64),
 }
 
-/// Generates the legal moves of the side to move (fast path) into `out`
-/// (appended).
-pub fn generate(t: &Tables, pos: &Position, _s: &mut Scratch, out: &mut impl MoveSink) {
-    let v = &**pos.variant();
-    let us = pos.to_move();
-    let occ = pos.set_word(v.players.len() + t.kinds);
-    let ours = pos.set_word(us);
-    let mut theirs = 0;
-    for q in 0..v.players.len() {
-        if v.enemies(us, q) {
-            theirs |= pos.set_word(q);
+impl<'a> Bits<'a> {
+    /// A backend for `us`'s moves in `pos` with the tables of its variant.
+    #[inline(always)]
+    pub(crate) fn new(t: &'a Tables, pos: &'a Position, us: Seat) -> Bits<'a> {
+        let v = &**pos.variant();
+        let seats = v.seat_count();
+        let occ = pos.set_word(seats + t.kinds);
+        let mut capturable = 0;
+        let mut checking = 0;
+        for q in v.seating.seats() {
+            let w = pos.set_word(q.index());
+            if v.seating.may_capture(us, q) {
+                capturable |= w;
+            }
+            if v.seating.gives_check(q, us) {
+                checking |= w;
+            }
+        }
+        let mut kinds = [0u64; 16];
+        for (k, slot) in kinds.iter_mut().enumerate().take(t.kinds) {
+            *slot = pos.set_word(seats + k);
+        }
+        let of_kinds = |mask: u16| -> u64 {
+            let mut m = mask;
+            let mut out = 0;
+            while m != 0 {
+                out |= kinds[m.trailing_zeros() as usize];
+                m &= m - 1;
+            }
+            out & checking
+        };
+        let mut ray_checkers = [0u64; 8];
+        for (gi, (mask, _)) in t.ray_groups.iter().enumerate().take(8) {
+            ray_checkers[gi] = of_kinds(*mask);
+        }
+        let mut leap_checkers = [0u64; 8];
+        for (li, slot) in leap_checkers
+            .iter_mut()
+            .enumerate()
+            .take(t.leaps.len() / 64)
+        {
+            *slot = of_kinds(v.kinds_by_leap[li]);
+        }
+        Bits {
+            t,
+            pos,
+            v,
+            us,
+            occ,
+            ours: pos.set_word(us.index()),
+            capturable,
+            kinds,
+            ray_checkers,
+            leap_checkers,
+            check_mask: !0,
+            checks: 0,
+            pinned: 0,
+            pins: [(0, 0); 16],
+            pin_count: 0,
+            last_ray: (usize::MAX, 0),
         }
     }
-    let mut sets = Sets {
-        kinds: [0; 16],
-        ray_attackers: [0; 8],
-        leap_attackers: [0; 8],
-    };
-    for (k, slot) in sets.kinds.iter_mut().enumerate().take(t.kinds) {
-        *slot = pos.set_word(v.players.len() + k);
-    }
-    let of_kinds = |mask: u16, kinds: &[u64; 16]| -> u64 {
-        let mut m = mask;
-        let mut out = 0;
-        while m != 0 {
-            out |= kinds[m.trailing_zeros() as usize];
-            m &= m - 1;
-        }
-        out & theirs
-    };
-    for (gi, (mask, _)) in t.ray_groups.iter().enumerate().take(8) {
-        sets.ray_attackers[gi] = of_kinds(*mask, &sets.kinds);
-    }
-    for (li, slot) in sets
-        .leap_attackers
-        .iter_mut()
-        .enumerate()
-        .take(t.leaps.len() / 64)
-    {
-        *slot = of_kinds(v.kinds_by_leap[li], &sets.kinds);
-    }
-    let king = pos.royal_cell(us);
 
-    // Checking lines and pins.
-    let mut check_mask = !0u64;
-    let mut checks = 0;
-    let mut pinned = 0u64;
-    let mut pins: [(u8, u64); 16] = [(0, 0); 16];
-    let mut pin_count = 0;
-    if let Some(k) = king {
-        for (gi, (_, dirs)) in t.ray_groups.iter().enumerate() {
-            let sliders = sets.ray_attackers[gi];
-            if sliders == 0 {
-                continue;
-            }
-            if t.ray_group_magics[gi].attacks(k, 0) & sliders == 0 {
-                continue;
-            }
-            for &d in dirs {
-                if t.full_rays[k * t.directions + d] & sliders == 0 {
-                    continue;
-                }
-                let att = t.ray_attacks(k, d, occ);
-                if att & sliders != 0 {
-                    check_mask &= att;
-                    checks += 1;
-                    continue;
-                }
-                let blocker = att & ours;
-                if blocker != 0 {
-                    let beyond = t.ray_attacks(k, d, occ ^ blocker);
-                    if beyond & sliders != 0 {
-                        pinned |= blocker;
-                        if pin_count < pins.len() {
-                            pins[pin_count] = (blocker.trailing_zeros() as u8, beyond);
-                            pin_count += 1;
-                        }
-                    }
-                }
+    /// The destinations `which` allows: empty cells for quiet moves, cells
+    /// of pieces we may capture for captures.
+    #[inline(always)]
+    fn gen_mask(&self, which: GenType) -> u64 {
+        (if which.quiets() { !self.occ } else { 0 })
+            | (if which.captures() { self.capturable } else { 0 })
+    }
+
+    /// Attacks from `king` along `d` given the occupancy (remembered for
+    /// the check or pin that may follow).
+    #[inline(always)]
+    fn ray(&mut self, king: Cell, d: usize) -> u64 {
+        if self.last_ray.0 != d {
+            self.last_ray = (d, self.t.ray_attacks(king, d, self.occ));
+        }
+        self.last_ray.1
+    }
+
+    /// Whether `cell` is attacked by pieces whose attacks on our king are
+    /// check, given occupancy `occ` (the king already removed from it).
+    #[inline(always)]
+    fn attacked(&self, cell: Cell, occ: u64) -> bool {
+        let (t, v) = (self.t, self.v);
+        for &(q, k, _) in &v.checking_pawns[self.us] {
+            let pawns = self.pos.set_word(q.index()) & self.kinds[k];
+            if t.pawn_attackers[(q.index() * t.kinds + k) * 64 + cell] & pawns != 0 {
+                return true;
             }
         }
-        for (li, &attackers) in sets.leap_attackers[..t.leaps.len() / 64].iter().enumerate() {
-            let mut hits = t.leaps[li * 64 + k] & attackers;
+        for (li, &attackers) in self.leap_checkers[..t.leaps.len() / 64].iter().enumerate() {
+            if t.leap_sources[li * 64 + cell] & attackers != 0 {
+                return true;
+            }
+        }
+        for (gi, magic) in t.ray_group_magics.iter().enumerate() {
+            let attackers = self.ray_checkers[gi] & occ;
+            if attackers != 0 && magic.attacks(cell, occ) & attackers != 0 {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+impl Backend for Bits<'_> {
+    type Mask = u64;
+
+    #[inline(always)]
+    fn contains(&self, mask: u64, cell: Cell) -> bool {
+        mask >> cell & 1 != 0
+    }
+
+    #[inline(always)]
+    fn occupied(&self, cell: Cell) -> bool {
+        self.occ >> cell & 1 != 0
+    }
+
+    #[inline(always)]
+    fn ray_may_check(&self, king: Cell, d: usize) -> bool {
+        let gi = self.t.dir_group[d];
+        gi != u8::MAX
+            && self.t.full_rays[king * self.t.directions + d] & self.ray_checkers[gi as usize] != 0
+    }
+
+    #[inline(always)]
+    fn ray_blockers(&mut self, king: Cell, d: usize) -> Option<Cell> {
+        let blocker = self.ray(king, d) & self.occ;
+        (blocker != 0).then(|| blocker.trailing_zeros() as usize)
+    }
+
+    #[inline(always)]
+    fn ray_next_blocker(&mut self, king: Cell, d: usize, first: Cell) -> Option<Cell> {
+        let line = self.t.ray_attacks(king, d, self.occ ^ 1 << first);
+        self.last_ray = (d, line);
+        let beyond = line & self.occ & !(1 << first);
+        (beyond != 0).then(|| beyond.trailing_zeros() as usize)
+    }
+
+    #[inline(always)]
+    fn add_check_line(&mut self, king: Cell, d: usize, _checker: Cell) {
+        let att = self.ray(king, d);
+        self.check_mask &= att;
+        self.checks += 1;
+    }
+
+    #[inline(always)]
+    fn add_check_cell(&mut self, checker: Cell) {
+        self.check_mask &= 1 << checker;
+        self.checks += 1;
+    }
+
+    #[inline(always)]
+    fn add_pin(&mut self, pinned: Cell, king: Cell, d: usize, _pinner: Cell) {
+        // `ray_next_blocker` left the line through the pinned piece.
+        let line = self.ray(king, d);
+        self.pinned |= 1 << pinned;
+        if self.pin_count < self.pins.len() {
+            self.pins[self.pin_count] = (pinned as u8, line);
+            self.pin_count += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn contact_checks(&mut self, _pos: &Position, _us: Seat, king: Cell) {
+        let t = self.t;
+        for li in 0..t.leaps.len() / 64 {
+            let mut hits = t.leap_sources[li * 64 + king] & self.leap_checkers[li];
             while hits != 0 {
                 let c = hits & hits.wrapping_neg();
                 hits &= hits - 1;
-                check_mask &= c;
-                checks += 1;
+                self.check_mask &= c;
+                self.checks += 1;
             }
         }
-        for &(q, kk, _) in &v.enemy_pawns[us] {
-            let pawns = pos.set_word(q) & sets.kinds[kk];
-            let mut hits = t.pawn_attackers[(q * t.kinds + kk) * 64 + k] & pawns;
+        for &(q, k, _) in &self.v.checking_pawns[self.us] {
+            let pawns = self.pos.set_word(q.index()) & self.kinds[k];
+            let mut hits = t.pawn_attackers[(q.index() * t.kinds + k) * 64 + king] & pawns;
             while hits != 0 {
                 let c = hits & hits.wrapping_neg();
                 hits &= hits - 1;
-                check_mask &= c;
-                checks += 1;
-            }
-        }
-    }
-    let only_king = checks > 0 && check_mask == 0;
-
-    // Pawns that are not pinned move all at once where their steps are
-    // constant index shifts; the rest go through the per-piece loop.
-    let mut setwise_pawns = 0u64;
-    if !only_king {
-        for kind in 0..t.kinds {
-            let Some(lanes) = &t.pawn_lanes[us * t.kinds + kind] else {
-                continue;
-            };
-            let pawns = ours & sets.kinds[kind] & !pinned;
-            if pawns == 0 {
-                continue;
-            }
-            setwise_pawns |= pawns;
-            let zone = t.promotion_zone[us];
-            #[inline(always)]
-            fn emit(
-                v: &Variant,
-                us: usize,
-                zone: u64,
-                targets: u64,
-                delta: i32,
-                out: &mut impl MoveSink,
-            ) {
-                let promoting = targets & zone;
-                out.push_shifted(targets & !promoting, delta, false);
-                let mut p = promoting;
-                while p != 0 {
-                    let to = p.trailing_zeros() as i32;
-                    p &= p - 1;
-                    push_pawn_move(v, us, Move::normal((to - delta) as usize, to as usize), out);
-                }
-            }
-            for &(delta, src, double) in &lanes.pushes {
-                let single = shift(pawns & src, delta) & !occ;
-                emit(v, us, zone, single & check_mask, delta, out);
-                if double != 0 {
-                    let two =
-                        shift(single & shift(pawns & double, delta), delta) & !occ & check_mask;
-                    out.push_shifted(two, 2 * delta, true);
-                }
-            }
-            for &(delta, src) in &lanes.captures {
-                emit(
-                    v,
-                    us,
-                    zone,
-                    shift(pawns & src, delta) & theirs & check_mask,
-                    delta,
-                    out,
-                );
+                self.check_mask &= c;
+                self.checks += 1;
             }
         }
     }
 
-    let mut own = ours;
-    while own != 0 {
-        let from = own.trailing_zeros() as usize;
-        own &= own - 1;
-        let p = pos.piece_at(from);
-        let kind = piece_kind(p);
-        let kd = &v.kinds[kind];
-        if kd.royal {
-            let occ_without = occ & !(1u64 << from);
-            let mut targets = 0u64;
-            if let Some(li) = kd.leaps {
-                targets |= t.leaps[li * 64 + from];
-            }
-            for m in &t.kind_magics[kind] {
-                targets |= m.attacks(from, occ);
-            }
-            targets &= !ours;
-            while targets != 0 {
-                let to = targets.trailing_zeros() as usize;
-                targets &= targets - 1;
-                if !attacked(t, v, pos, us, to, &sets, occ_without) {
-                    out.push(Move::normal(from, to));
-                }
-            }
-            continue;
-        }
-        if only_king {
-            continue;
-        }
-        let mut allowed = check_mask;
-        if pinned >> from & 1 != 0 {
-            for pin in &pins[..pin_count] {
+    #[inline(always)]
+    fn checks(&self) -> u32 {
+        self.checks
+    }
+
+    #[inline(always)]
+    fn evasions_exist(&self) -> bool {
+        self.check_mask != 0
+    }
+
+    #[inline(always)]
+    fn mask_for(&self, from: Cell) -> u64 {
+        let mut allowed = self.check_mask;
+        if self.pinned >> from & 1 != 0 {
+            for pin in &self.pins[..self.pin_count] {
                 if pin.0 as usize == from {
                     allowed &= pin.1;
                 }
             }
         }
-        if kd.pawn.is_some() {
-            let table = &v.pawn_tables[us][kind];
-            let caps = t.pawn_captures[(us * t.kinds + kind) * 64 + from];
-            let setwise = setwise_pawns >> from & 1 != 0;
-            for pair in table.pushes.get(from).chunks_exact(2) {
-                if setwise {
-                    break;
+        allowed
+    }
+
+    #[inline(always)]
+    fn setwise_pawns(&mut self, which: GenType, out: &mut impl MoveSink) -> u64 {
+        let (t, v, us) = (self.t, self.v, self.us);
+        let mut handled = 0u64;
+        for kind in 0..t.kinds {
+            let Some(lanes) = &t.pawn_lanes[us.index() * t.kinds + kind] else {
+                continue;
+            };
+            let pawns = self.ours & self.kinds[kind] & !self.pinned;
+            if pawns == 0 {
+                continue;
+            }
+            handled |= pawns;
+            let zone = t.promotion_zone[us.index()];
+            let check_mask = self.check_mask;
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments)]
+            fn emit(
+                v: &Variant,
+                us: Seat,
+                zone: u64,
+                targets: u64,
+                delta: i32,
+                capture: bool,
+                which: GenType,
+                out: &mut impl MoveSink,
+            ) {
+                let promoting = targets & zone;
+                if if capture {
+                    which.captures()
+                } else {
+                    which.quiets()
+                } {
+                    out.push_shifted(targets & !promoting, delta, false);
                 }
-                let one = pair[0] as usize;
-                if occ >> one & 1 != 0 {
-                    continue;
-                }
-                if allowed >> one & 1 != 0 {
-                    push_pawn_move(v, us, Move::normal(from, one), out);
-                }
-                let two = pair[1];
-                if two != NO_CELL && occ >> two & 1 == 0 && allowed >> two & 1 != 0 {
-                    out.push(Move {
-                        aux: one as u16,
-                        kind: MoveKind::DoubleStep,
-                        ..Move::normal(from, two as usize)
-                    });
+                let mut p = promoting;
+                while p != 0 {
+                    let to = p.trailing_zeros() as i32;
+                    p &= p - 1;
+                    let m = Move::normal((to - delta) as usize, to as usize);
+                    push_pawn_move(v, us, m, capture, which, out);
                 }
             }
-            let targets = if setwise { 0 } else { caps & theirs & allowed };
-            let mut promoting = targets & t.promotion_zone[us];
-            out.push_targets(from, targets & !promoting);
-            while promoting != 0 {
-                let to = promoting.trailing_zeros() as usize;
-                promoting &= promoting - 1;
-                push_pawn_move(v, us, Move::normal(from, to), out);
-            }
-            if let Some(ep) = pos.en_passant() {
-                let target = ep.target as usize;
-                let pawn_cell = ep.pawn as usize;
-                if caps >> target & 1 != 0 && theirs >> pawn_cell & 1 != 0 {
-                    push_en_passant(pos, king, from, ep, out);
+            for &(delta, src, double) in &lanes.pushes {
+                let single = shift(pawns & src, delta) & !self.occ;
+                emit(v, us, zone, single & check_mask, delta, false, which, out);
+                if double != 0 && which.quiets() {
+                    let two = shift(single & shift(pawns & double, delta), delta)
+                        & !self.occ
+                        & check_mask;
+                    out.push_shifted(two, 2 * delta, true);
                 }
             }
-            continue;
+            if which.captures() {
+                for &(delta, src) in &lanes.captures {
+                    let targets = shift(pawns & src, delta) & self.capturable & check_mask;
+                    emit(v, us, zone, targets, delta, true, which, out);
+                }
+            }
         }
+        handled
+    }
+
+    #[inline(always)]
+    fn moved_setwise(&self, handled: u64, from: Cell) -> bool {
+        handled >> from & 1 != 0
+    }
+
+    #[inline(always)]
+    fn pawn_captures(
+        &mut self,
+        from: Cell,
+        kind: usize,
+        mask: u64,
+        setwise: bool,
+        out: &mut impl MoveSink,
+    ) {
+        let (t, v, us) = (self.t, self.v, self.us);
+        let caps = t.pawn_captures[(us.index() * t.kinds + kind) * 64 + from];
+        let targets = if setwise {
+            0
+        } else {
+            caps & self.capturable & mask
+        };
+        let mut promoting = targets & t.promotion_zone[us.index()];
+        out.push_targets(from, targets & !promoting);
+        while promoting != 0 {
+            let to = promoting.trailing_zeros() as usize;
+            promoting &= promoting - 1;
+            push_pawn_move(v, us, Move::normal(from, to), true, GenType::Captures, out);
+        }
+        if let Some(ep) = self.pos.en_passant() {
+            let target = ep.target as usize;
+            let pawn_cell = ep.pawn as usize;
+            if caps >> target & 1 != 0 && self.capturable >> pawn_cell & 1 != 0 {
+                let king = self.pos.royal_cell(us);
+                push_en_passant(self.pos, us, king, from, ep, out);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn king_moves(&mut self, from: Cell, kind: usize, which: GenType, out: &mut impl MoveSink) {
+        let t = self.t;
+        let occ_without = self.occ & !(1u64 << from);
         let mut targets = 0u64;
-        if let Some(li) = kd.leaps {
+        if let Some(li) = self.v.kind_leap[kind] {
             targets |= t.leaps[li * 64 + from];
         }
         for m in &t.kind_magics[kind] {
-            targets |= m.attacks(from, occ);
+            targets |= m.attacks(from, self.occ);
         }
-        out.push_targets(from, targets & !ours & allowed);
+        targets &= self.gen_mask(which);
+        while targets != 0 {
+            let to = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            if !self.attacked(to, occ_without) {
+                out.push(Move::normal(from, to));
+            }
+        }
     }
 
-    if checks == 0
-        && let Some(k) = king
-        && !pos.castling().is_empty()
-    {
-        generate_castling(pos, k, out);
+    #[inline(always)]
+    fn piece_moves(
+        &mut self,
+        from: Cell,
+        kind: usize,
+        mask: u64,
+        which: GenType,
+        out: &mut impl MoveSink,
+    ) {
+        let t = self.t;
+        let mut targets = 0u64;
+        if let Some(li) = self.v.kind_leap[kind] {
+            targets |= t.leaps[li * 64 + from];
+        }
+        for m in &t.kind_magics[kind] {
+            targets |= m.attacks(from, self.occ);
+        }
+        out.push_targets(from, targets & self.gen_mask(which) & mask);
     }
 }

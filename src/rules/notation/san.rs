@@ -22,8 +22,11 @@
 use std::fmt;
 
 use crate::board::geometry::{Cell, Naming};
-use crate::board::variant::{EMPTY, Variant, piece_kind, piece_player};
-use crate::rules::position::{Move, MoveKind, Position};
+use crate::board::piece::{EMPTY, piece_kind};
+use crate::board::variant::Variant;
+use crate::rules::attacks;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::Position;
 
 /// Which letters name the pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,43 +158,15 @@ fn kinds_of_letter(v: &Variant, c: char, letters: LetterSet) -> u16 {
     }
 }
 
-/// The pieces of the player who just moved that attack the king of the side
-/// to move (each piece counted once, however many lines it checks along).
+/// The pieces that give check to the seat to move (each piece counted
+/// once, however many lines it checks along).
 fn checkers(pos: &Position) -> usize {
     let v = &**pos.variant();
-    let g = &v.geometry;
     let us = pos.to_move();
     let Some(king) = pos.royal_cell(us) else {
         return 0;
     };
-    let mut count = 0;
-    for c in 0..g.cell_count() {
-        let p = pos.piece_at(c);
-        if p == EMPTY || !v.enemies(piece_player(p), us) {
-            continue;
-        }
-        let (player, kind) = (piece_player(p), piece_kind(p));
-        let k = &v.kinds[kind];
-        let hits = if k.pawn.is_some() {
-            v.pawn_tables[player][kind]
-                .captures
-                .get(c)
-                .contains(&(king as u16))
-        } else {
-            k.leaps
-                .is_some_and(|li| v.leaps[li].get(c).contains(&(king as u16)))
-                || k.slides.iter().any(|&d| {
-                    g.ray(c, d)
-                        .iter()
-                        .find(|&&t| pos.piece_at(t as usize) != EMPTY)
-                        .is_some_and(|&t| t as usize == king)
-                })
-        };
-        if hits {
-            count += 1;
-        }
-    }
-    count
+    attacks::attackers(v, king, v.seating.checkers_of(us), |c| pos.piece_at(c)).len()
 }
 
 /// The check mark a move earns: mate, double check or check.

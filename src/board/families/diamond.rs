@@ -1,0 +1,273 @@
+//! Diamond chess in n dimensions (T8.1–T8.4) and the cylinder-diamond
+//! (T8.7.1), with the seed's three start tables.
+
+use crate::board::castling::CastlingStyle;
+use crate::board::geometry::{Geometry, Naming, Shape};
+use crate::board::piece::{
+    BISHOP_LETTERS, PieceKind, knight_offsets, piece, slide_dirs, step_offsets, theory_pawn,
+};
+use crate::board::registry::{Family, Param, ParamDefault, ParamKind, Values};
+use crate::board::seating::{Seat, Seating};
+use crate::board::variant::{Rules, StalemateRule, VariantDef, VariantError};
+
+use super::letter_kind;
+
+/// `n`: the dimension.
+pub static DIMENSION: Param = Param {
+    key: "n",
+    doc: "number of axes",
+    kind: ParamKind::Int {
+        min: 3,
+        max: 6,
+        step: 1,
+    },
+    default: ParamDefault::Value("3"),
+    option: "Dimension",
+};
+
+/// `l`: the edge length.
+pub static EDGE: Param = Param {
+    key: "l",
+    doc: "cells per axis (even)",
+    kind: ParamKind::Int {
+        min: 8,
+        max: 26,
+        step: 2,
+    },
+    default: ParamDefault::Value("8"),
+    option: "EdgeLength",
+};
+
+/// `setup`: the start table.
+pub static SETUP: Param = Param {
+    key: "setup",
+    doc: "the seed's start table: 8.1 (n=3), 8.2 (n=4), 8.3 (any n)",
+    kind: ParamKind::Choice(&["8.1", "8.2", "8.3"]),
+    default: ParamDefault::Auto("8.1 for n=3, 8.2 for n=4, else 8.3"),
+    option: "DiamondSetup",
+};
+
+/// Diamond chess.
+pub const DIAMOND: Family = Family {
+    name: "diamond",
+    aliases: &[],
+    summary: "the n-D diamond (T8.1-T8.4)",
+    params: &["n", "l", "setup"],
+    build: |p| diamond(p, false),
+    xboard: None,
+    examples: &[
+        "diamond:n=3",
+        "diamond:n=3,setup=8.3",
+        "diamond:n=4",
+        "diamond:n=4,setup=8.3",
+        "diamond:n=5",
+        "diamond:n=3,l=10",
+    ],
+};
+
+/// Cylinder-diamond chess.
+pub const CYLINDER_DIAMOND: Family = Family {
+    name: "cylinder-diamond",
+    aliases: &[],
+    summary: "the diamond with axes 2..n wrapping (T8.7.1)",
+    params: &["n", "l", "setup"],
+    build: |p| diamond(p, true),
+    xboard: None,
+    examples: &["cylinder-diamond:n=3"],
+};
+
+/// Which diamond start position table to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiamondSetup {
+    /// Table 8.1 (3-D).
+    T81,
+    /// Table 8.2 (4-D).
+    T82,
+    /// Table 8.3 (any n >= 3).
+    T83,
+}
+
+/// Piece kinds of n-D diamond chess: P, N, R, L²…Lⁿ, Q, K.
+fn diamond_kinds(g: &Geometry, n: usize) -> Vec<PieceKind> {
+    let mut kinds = Vec::new();
+    let mut p = PieceKind::new("pawn", 'P');
+    p.pawn = Some(theory_pawn(n));
+    kinds.push(p);
+    let mut nk = PieceKind::new("knight", 'N');
+    nk.leaps = knight_offsets(n);
+    kinds.push(nk);
+    let mut r = PieceKind::new("rook", 'R');
+    r.slides = slide_dirs(g, 1);
+    kinds.push(r);
+    for k in 2..=n {
+        let name = if k == 2 {
+            "bishop".to_string()
+        } else {
+            format!("{k}-D bishop")
+        };
+        let mut b = PieceKind::new(&name, BISHOP_LETTERS[k - 2]);
+        b.slides = slide_dirs(g, k);
+        kinds.push(b);
+    }
+    let mut q = PieceKind::new("queen", 'Q');
+    q.slides = slide_dirs(g, 0);
+    kinds.push(q);
+    let mut k = PieceKind::new("king", 'K');
+    k.leaps = step_offsets(g, 1, n);
+    k.royal = true;
+    kinds.push(k);
+    kinds
+}
+
+fn diamond(p: &Values, cylinder: bool) -> Result<VariantDef, VariantError> {
+    let n = p.int("n").unwrap_or(3) as usize;
+    let l = p.int("l").unwrap_or(8) as usize;
+    let setup = match p.word("setup") {
+        None => match n {
+            3 => DiamondSetup::T81,
+            4 => DiamondSetup::T82,
+            _ => DiamondSetup::T83,
+        },
+        Some("8.1") if n == 3 => DiamondSetup::T81,
+        Some("8.2") if n == 4 => DiamondSetup::T82,
+        Some("8.3") => DiamondSetup::T83,
+        Some(_) => return Err(p.refuse("setup", "8.3, or 8.1 for n=3, or 8.2 for n=4")),
+    };
+    let wraps: Vec<bool> = (0..n).map(|a| cylinder && a > 0).collect();
+    let g = Geometry::new(vec![l; n], wraps, Shape::Diamond, Naming::Layered)?;
+    let kinds = diamond_kinds(&g, n);
+    let white = white_pieces(&g, &kinds, n, l, setup);
+    let (w, b) = (Seat::new(0), Seat::new(1));
+    let mut start = Vec::new();
+    let pawn = 0;
+    for (x, k) in &white {
+        let mut xb = x.clone();
+        xb[0] = l as i32 - 1;
+        let mut pw = x.clone();
+        pw[0] = 1;
+        let mut pb = x.clone();
+        pb[0] = l as i32 - 2;
+        for (coords, pc) in [
+            (x, piece(w, *k)),
+            (&xb, piece(b, *k)),
+            (&pw, piece(w, pawn)),
+            (&pb, piece(b, pawn)),
+        ] {
+            let cell = g
+                .cell_at(coords)
+                .expect("invariant: setup tables place pieces on the diamond");
+            start.push((cell, pc));
+        }
+    }
+    let setup_name = match setup {
+        DiamondSetup::T81 => "8.1",
+        DiamondSetup::T82 => "8.2",
+        DiamondSetup::T83 => "8.3",
+    };
+    let name = p.family();
+    Ok(VariantDef {
+        name: name.into(),
+        spec: format!("{name}:n={n},l={l},setup={setup_name}"),
+        geometry: g,
+        kinds,
+        seating: Seating::two_players(n, &[0]),
+        rules: Rules {
+            castling: CastlingStyle::None,
+            en_passant: true,
+            fifty_move: true,
+            stalemate: StalemateRule::Draw,
+        },
+        start,
+        start_castling: Vec::new(),
+        chess960_number: None,
+        fischer_random_notation: false,
+        promotion_zone: None,
+    })
+}
+
+/// White's non-pawn pieces of a diamond setup as (coords, kind).
+fn white_pieces(
+    g: &Geometry,
+    kinds: &[PieceKind],
+    n: usize,
+    l: usize,
+    setup: DiamondSetup,
+) -> Vec<(Vec<i32>, usize)> {
+    let shift = (l as i32 - 8) / 2;
+    let by_letter = |c: char| letter_kind(kinds, c);
+    let mut out = Vec::new();
+    match setup {
+        DiamondSetup::T81 | DiamondSetup::T82 => {
+            let table: &[(&str, char)] = if setup == DiamondSetup::T81 {
+                &[
+                    ("Cd1 Fe1", 'R'),
+                    ("Ec1 Df1", 'N'),
+                    ("Ed1 Ee1", 'B'),
+                    ("Dc1 Ce1 Ef1 Fd1", 'W'),
+                    ("De1", 'Q'),
+                    ("Dd1", 'K'),
+                ]
+            } else {
+                &[
+                    ("γDd1 δCe1 δEf1 εEc1 εFe1 ζEe1", 'R'),
+                    ("γEe1 δEc1 δFe1 εCd1 εDf1 ζDd1", 'N'),
+                    ("γDe1 δDc1 δFd1 εCe1 εEf1 ζEd1", 'B'),
+                    ("δDd1 δDe1 εDd1 εDe1", 'W'),
+                    ("γEd1 δCd1 δDf1 δEe1 εDc1 εEe1 εFd1 ζDe1", 'G'),
+                    ("δEd1", 'Q'),
+                    ("εEd1", 'K'),
+                ]
+            };
+            // The tables are written for l = 8 in the seed's spelling;
+            // parse them on an l = 8 board, then shift to the centre.
+            let g8 = Geometry::new(vec![8; n], vec![false; n], Shape::Diamond, Naming::Layered)
+                .expect("invariant: the l=8 diamond of dimension 3 or 4 is valid");
+            for (cells, letter) in table {
+                for name in cells.split_whitespace() {
+                    let c = g8
+                        .parse_cell(name)
+                        .expect("invariant: seed tables name cells of the l=8 diamond");
+                    let mut x: Vec<i32> = g8.coords(c).iter().map(|&v| v as i32).collect();
+                    for v in x.iter_mut().skip(1) {
+                        *v += shift;
+                    }
+                    out.push((x, by_letter(*letter)));
+                }
+            }
+        }
+        DiamondSetup::T83 => {
+            let c = l as i32 / 2;
+            for cell in 0..g.cell_count() {
+                if g.coord(cell, 0) != 0 {
+                    continue;
+                }
+                let x: Vec<i32> = g.coords(cell).iter().map(|&v| v as i32).collect();
+                let core = |i: usize| x[i] == c - 1 || x[i] == c;
+                let others_core = |skip: usize| (1..n).filter(|&i| i != skip).all(core);
+                let k = if (1..n).all(|i| x[i] == c - 1) {
+                    Some('K')
+                } else if x[1] == c && (2..n).all(|i| x[i] == c - 1) {
+                    Some('Q')
+                } else if x[2] == c - 1 && others_core(2) && (3..n).any(|i| x[i] == c) {
+                    Some('R')
+                } else if x[2] == c && others_core(2) {
+                    Some('N')
+                } else if (1..n).all(|i| (c - 2..=c + 1).contains(&x[i])) {
+                    let outer: Vec<usize> =
+                        (1..n).filter(|&i| x[i] == c - 2 || x[i] == c + 1).collect();
+                    if outer.len() == 1 {
+                        Some(BISHOP_LETTERS[outer[0] - 1])
+                    } else {
+                        None
+                    }
+                } else {
+                    None
+                };
+                if let Some(letter) = k {
+                    out.push((x, by_letter(letter)));
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,378 @@
+//! The rules half of legal move generation, written once for every board:
+//! what counts as a check or a pin, which moves a king in check has, how
+//! pawns push, double-step, capture en passant and promote, and when a
+//! castling is legal. The board-representation half — how sets of cells
+//! are stored and how a piece's targets are found — is a [`Backend`]: the
+//! ray-walking one for every board ([`super::generic`]) and the bitboard
+//! one for boards of at most 64 cells ([`super::fast64`]).
+//!
+//! Moves are generated legal directly. Before the pieces are walked, the
+//! king's rays are scanned once for checking lines and pins. A non-royal
+//! move is then legal iff its destination lies on every checking line (or
+//! there is none) and on every pin line of its piece. This is the
+//! classical scheme, generalised to boards where lines wrap: on a cylinder
+//! or torus a slider may give check along two rays at once and two rays
+//! from the king may cross, so checking lines are intersected rather than
+//! counted. King moves and the rare moves that change two cells' blockers
+//! at once (en passant, castling) are checked by testing attacks on the
+//! resulting board.
+
+use crate::board::geometry::Cell;
+use crate::board::piece::{EMPTY, NO_CELL, piece_kind, piece_seat};
+use crate::board::seating::Seat;
+use crate::board::variant::Variant;
+use crate::rules::attacks;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::{EnPassant, Position};
+
+use super::{GenType, MoveSink};
+
+/// The representation-specific half of the generator.
+pub(crate) trait Backend {
+    /// A set of destination cells a piece's moves are restricted to.
+    type Mask: Copy;
+
+    /// Whether `cell` is in `mask`.
+    fn contains(&self, mask: Self::Mask, cell: Cell) -> bool;
+    /// Whether `cell` is occupied.
+    fn occupied(&self, cell: Cell) -> bool;
+
+    /// Whether a slider that checks us could stand on the ray from `king`
+    /// along `d` at all (a quick test before [`Backend::ray_blockers`]).
+    fn ray_may_check(&self, _king: Cell, _d: usize) -> bool {
+        true
+    }
+    /// The first occupied cell of the ray from `king` along `d`.
+    fn ray_blockers(&mut self, king: Cell, d: usize) -> Option<Cell>;
+    /// The occupied cell after `first` on the ray from `king` along `d`.
+    fn ray_next_blocker(&mut self, king: Cell, d: usize, first: Cell) -> Option<Cell>;
+    /// Records a checking line: the ray from `king` along `d` up to and
+    /// including the checker on `checker`.
+    fn add_check_line(&mut self, king: Cell, d: usize, checker: Cell);
+    /// Records a check by a leaper or pawn on `checker`.
+    fn add_check_cell(&mut self, checker: Cell);
+    /// Records a pin of the piece on `pinned` by the slider on `pinner`
+    /// along the ray from `king` along `d`.
+    fn add_pin(&mut self, pinned: Cell, king: Cell, d: usize, pinner: Cell);
+    /// Records the checks of leapers and pawns on the king on `king`. The
+    /// rule: every such piece that attacks the king is a checker whose
+    /// cell alone ends its check. Backends may find them faster.
+    fn contact_checks(&mut self, pos: &Position, us: Seat, king: Cell) {
+        let v = &**pos.variant();
+        let board = pos.board();
+        let mut found: arrayvec::ArrayVec<Cell, 64> = arrayvec::ArrayVec::new();
+        for (li, &mask) in v.kinds_by_leap.iter().enumerate() {
+            if mask == 0 {
+                continue;
+            }
+            for &c in v.leap_sources(li).get(king) {
+                let p = board[c as usize];
+                if p != EMPTY && mask >> piece_kind(p) & 1 != 0 && v.checks(us, p) {
+                    let _ = found.try_push(c as usize);
+                }
+            }
+        }
+        for &(q, k, pawn) in &v.checking_pawns[us] {
+            for &c in v.pawn_tables[q][k].attackers.get(king) {
+                if board[c as usize] == pawn {
+                    let _ = found.try_push(c as usize);
+                }
+            }
+        }
+        for c in found {
+            self.add_check_cell(c);
+        }
+    }
+    /// Number of checks recorded.
+    fn checks(&self) -> u32;
+    /// Whether the checking lines leave some cell on all of them.
+    fn evasions_exist(&self) -> bool;
+    /// The cells a move of the (non-royal) piece on `from` may go to:
+    /// every checking line's and every pin line's cells.
+    fn mask_for(&self, from: Cell) -> Self::Mask;
+
+    /// Moves the pawns of `us` that need no per-piece test (not pinned,
+    /// on boards where every pawn step is a fixed index shift) all at
+    /// once; returns them as a predicate's set, or nothing.
+    fn setwise_pawns(&mut self, _gen: GenType, _out: &mut impl MoveSink) -> u64 {
+        0
+    }
+    /// Whether the pawn on `from` was moved set-wise.
+    fn moved_setwise(&self, _handled: u64, _from: Cell) -> bool {
+        false
+    }
+    /// Emits the captures (with promotions) of the pawn of `kind` on
+    /// `from` onto cells of `mask` — unless they were moved `setwise` —
+    /// and its en-passant capture (through [`push_en_passant`]).
+    fn pawn_captures(
+        &mut self,
+        from: Cell,
+        kind: usize,
+        mask: Self::Mask,
+        setwise: bool,
+        out: &mut impl MoveSink,
+    );
+    /// Emits the moves of the king of `kind` on `from`: every target not
+    /// held by a piece it may not capture and not attacked once the king
+    /// has left `from`.
+    fn king_moves(&mut self, from: Cell, kind: usize, which: GenType, out: &mut impl MoveSink);
+    /// Emits the moves of the (non-royal, non-pawn) piece of `kind` on
+    /// `from` onto cells of `mask`: its leaps and its slides up to the
+    /// first occupied cell, captures only of pieces it may capture, each
+    /// destination once.
+    fn piece_moves(
+        &mut self,
+        from: Cell,
+        kind: usize,
+        mask: Self::Mask,
+        which: GenType,
+        out: &mut impl MoveSink,
+    );
+}
+
+/// Generates the legal moves of `us` in `pos` of kinds `which`; `b` is a
+/// backend set up for the same position and seat.
+#[inline(always)]
+pub(crate) fn generate<B: Backend>(
+    pos: &Position,
+    us: Seat,
+    b: &mut B,
+    which: GenType,
+    out: &mut impl MoveSink,
+) {
+    let v = &**pos.variant();
+    let king = pos.royal_cell(us);
+    if let Some(k) = king {
+        scan_king(pos, us, b, k);
+    }
+    let checks = b.checks();
+    let only_king = checks > 0 && !b.evasions_exist();
+    let handled = if only_king {
+        0
+    } else {
+        b.setwise_pawns(which, out)
+    };
+    for from in pos.seat_cells(us) {
+        let kind = piece_kind(pos.piece_at(from));
+        let kd = &v.kinds[kind];
+        if kd.royal {
+            b.king_moves(from, kind, which, out);
+            continue;
+        }
+        if only_king {
+            continue;
+        }
+        let mask = b.mask_for(from);
+        if kd.pawn.is_some() {
+            let setwise = b.moved_setwise(handled, from);
+            pawn_moves(pos, us, b, from, kind, mask, setwise, which, out);
+            continue;
+        }
+        b.piece_moves(from, kind, mask, which, out);
+    }
+    if checks == 0
+        && which.quiets()
+        && let Some(k) = king
+        && !pos.castling().is_empty()
+    {
+        generate_castling(pos, us, k, out);
+    }
+}
+
+/// Scans the king's lines for checks and pins, then its contact checks.
+#[inline(always)]
+fn scan_king<B: Backend>(pos: &Position, us: Seat, b: &mut B, king: Cell) {
+    let v = &**pos.variant();
+    let g = &v.geometry;
+    let checker = |p, d: usize| {
+        v.checks(us, p) && v.sliders_by_direction[g.opposite(d)] >> piece_kind(p) & 1 != 0
+    };
+    for &d in &v.slider_directions {
+        if !b.ray_may_check(king, d) {
+            continue;
+        }
+        let Some(first) = b.ray_blockers(king, d) else {
+            continue;
+        };
+        let p = pos.piece_at(first);
+        if checker(p, d) {
+            b.add_check_line(king, d, first);
+        } else if piece_seat(p) == us
+            && let Some(second) = b.ray_next_blocker(king, d, first)
+            && checker(pos.piece_at(second), d)
+        {
+            b.add_pin(first, king, d, second);
+        }
+    }
+    b.contact_checks(pos, us, king);
+}
+
+/// The pushes, double steps, captures and en-passant captures of the pawn
+/// of `kind` on `from`, onto cells of `mask` (only en passant for a pawn
+/// the backend moved `setwise`).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn pawn_moves<B: Backend>(
+    pos: &Position,
+    us: Seat,
+    b: &mut B,
+    from: Cell,
+    kind: usize,
+    mask: B::Mask,
+    setwise: bool,
+    which: GenType,
+    out: &mut impl MoveSink,
+) {
+    let v = &**pos.variant();
+    let table = &v.pawn_tables[us][kind];
+    let pushes = if setwise {
+        &[][..]
+    } else {
+        table.pushes.get(from)
+    };
+    for pair in pushes.chunks_exact(2) {
+        let one = pair[0] as usize;
+        if b.occupied(one) {
+            continue;
+        }
+        if b.contains(mask, one) {
+            push_pawn_move(v, us, Move::normal(from, one), false, which, out);
+        }
+        let two = pair[1];
+        if two != NO_CELL
+            && which.quiets()
+            && !b.occupied(two as usize)
+            && b.contains(mask, two as usize)
+        {
+            out.push(Move {
+                aux: one as u16,
+                kind: MoveKind::DoubleStep,
+                ..Move::normal(from, two as usize)
+            });
+        }
+    }
+    if which.captures() {
+        b.pawn_captures(from, kind, mask, setwise, out);
+    }
+}
+
+/// Pushes the en-passant capture `from → ep.target` if it leaves the king
+/// safe. It changes three cells at once (the pawn's start and end, the
+/// captured pawn's cell), so it is tested on the board after the move.
+pub(crate) fn push_en_passant(
+    pos: &Position,
+    us: Seat,
+    king: Option<Cell>,
+    from: Cell,
+    ep: EnPassant,
+    out: &mut impl MoveSink,
+) {
+    let v = &**pos.variant();
+    let board = pos.board();
+    let (target, pawn_cell) = (ep.target as usize, ep.pawn as usize);
+    let pawn = board[from];
+    let legal = match king {
+        None => true,
+        Some(k) => !attacks::attacked_by_checkers(v, k, us, |x| {
+            if x == from || x == pawn_cell {
+                EMPTY
+            } else if x == target {
+                pawn
+            } else {
+                board[x]
+            }
+        }),
+    };
+    if legal {
+        out.push(Move {
+            aux: ep.pawn,
+            kind: MoveKind::EnPassant,
+            ..Move::normal(from, target)
+        });
+    }
+}
+
+/// Pushes a pawn move (a `capture` or a push), expanded into one move per
+/// promotion kind when the destination is a promotion cell of `us`.
+/// [`GenType`] puts promotions and captures among the captures, the other
+/// pushes among the quiet moves.
+#[inline(always)]
+pub(crate) fn push_pawn_move(
+    v: &Variant,
+    us: Seat,
+    m: Move,
+    capture: bool,
+    which: GenType,
+    out: &mut impl MoveSink,
+) {
+    if v.promotion_zone[us].contains(m.to as usize) {
+        if which.captures() {
+            for &k in &v.promotion_kinds {
+                out.push(Move {
+                    promotion: k as u8 + 1,
+                    ..m
+                });
+            }
+        }
+    } else if if capture {
+        which.captures()
+    } else {
+        which.quiets()
+    } {
+        out.push(m);
+    }
+}
+
+/// Pushes the legal castlings of `us` with the king on `king` (not in
+/// check): the cells between must be empty, the cells the king crosses
+/// unattacked, and the king safe on the board after the castling.
+pub(crate) fn generate_castling(pos: &Position, us: Seat, king: Cell, out: &mut impl MoveSink) {
+    let v = &**pos.variant();
+    let board = pos.board();
+    for &r in pos.castling() {
+        let rook = r as usize;
+        let rp = board[rook];
+        if rp == EMPTY || piece_seat(rp) != us {
+            continue;
+        }
+        let kp = board[king];
+        for cand in v.castlings(king, rook) {
+            let clear = cand.must_be_empty.iter().all(|&c| {
+                let c = c as usize;
+                c == king || c == rook || board[c] == EMPTY
+            });
+            if !clear {
+                continue;
+            }
+            if cand
+                .crossed
+                .iter()
+                .any(|&c| attacks::attacked_by_checkers(v, c as usize, us, |x| board[x]))
+            {
+                continue;
+            }
+            let (king_to, rook_to) = (cand.king_to as usize, cand.rook_to as usize);
+            let safe = !attacks::attacked_by_checkers(v, king_to, us, |x| {
+                if x == king_to {
+                    kp
+                } else if x == rook_to {
+                    rp
+                } else if x == king || x == rook {
+                    EMPTY
+                } else {
+                    board[x]
+                }
+            });
+            if safe {
+                out.push(Move {
+                    from: king as u16,
+                    to: cand.king_to,
+                    aux: rook as u16,
+                    aux2: cand.rook_to,
+                    kind: MoveKind::Castle,
+                    promotion: 0,
+                });
+            }
+        }
+    }
+}

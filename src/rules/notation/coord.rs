@@ -1,0 +1,97 @@
+//! Moves in ASCII coordinates, as UCI and XBoard carry them: the start
+//! and destination cells in the names of docs/notation.md, then the
+//! lower-case letter of a promotion (`e2e4`, `e7e8q`, `Dd2Dd4`, `b1ab2a`).
+//! Castling is the king's move, or king-takes-rook (`e1h1`) in the
+//! Chess960 convention.
+
+use std::fmt;
+
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::Position;
+
+/// Errors reading a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not a move in the board's notation.
+    Syntax(String),
+    /// Well-formed but not legal here.
+    Illegal(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax(s) => write!(f, "cannot read move '{s}'"),
+            MoveError::Illegal(s) => write!(f, "illegal move '{s}'"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl Position {
+    /// Whether the variant writes castling king-takes-rook (Chess960).
+    pub fn king_takes_rook(&self) -> bool {
+        self.variant().fischer_random_notation
+    }
+
+    /// The move in ASCII coordinate notation (UCI on 2-D boards): cells
+    /// from docs/notation.md, lower-case promotion letter; castling as the
+    /// king's move, or king-takes-rook when `king_takes_rook` is set.
+    pub fn move_text(&self, m: Move, king_takes_rook: bool) -> String {
+        let v = self.variant();
+        let g = &v.geometry;
+        let to = if m.kind == MoveKind::Castle && king_takes_rook {
+            m.aux
+        } else {
+            m.to
+        };
+        let mut s = g.cell_name(m.from as usize);
+        s.push_str(&g.cell_name(to as usize));
+        if let Some(k) = m.promotion_kind() {
+            s.push(v.kinds[k].letter.to_ascii_lowercase());
+        }
+        s
+    }
+
+    /// Finds the legal move of the deciding seat(s) written as `text`
+    /// (either castling form).
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        self.find_move(text, &self.legal_moves())
+    }
+
+    /// Finds the move written as `text` among `moves` (either castling
+    /// form; a normal move wins over a castling written the same).
+    pub fn find_move(&self, text: &str, moves: &[Move]) -> Result<Move, MoveError> {
+        let v = self.variant();
+        let g = &v.geometry;
+        let text = text.trim();
+        let (from, used) = g
+            .parse_cell_prefix(text)
+            .ok_or_else(|| MoveError::Syntax(text.to_string()))?;
+        let rest = &text[used..];
+        let (to, used2) = g
+            .parse_cell_prefix(rest)
+            .ok_or_else(|| MoveError::Syntax(text.to_string()))?;
+        let promo_text = &rest[used2..];
+        let promotion = match promo_text.chars().collect::<Vec<_>>().as_slice() {
+            [] => None,
+            [c] => Some(
+                v.kind_by_letter(*c)
+                    .ok_or_else(|| MoveError::Syntax(text.to_string()))?,
+            ),
+            _ => return Err(MoveError::Syntax(text.to_string())),
+        };
+        let matches = |m: &Move| {
+            m.from as usize == from
+                && m.promotion_kind() == promotion
+                && (m.to as usize == to || (m.kind == MoveKind::Castle && m.aux as usize == to))
+        };
+        moves
+            .iter()
+            .find(|m| matches(m) && m.kind != MoveKind::Castle)
+            .or_else(|| moves.iter().find(|m| matches(m)))
+            .copied()
+            .ok_or_else(|| MoveError::Illegal(text.to_string()))
+    }
+}

@@ -1,0 +1,296 @@
+//! The end of a game: when it ends by the rules, why, and the points each
+//! seat scores.
+//!
+//! Results are points per seat ([`Outcome::points`], in quarter points so
+//! that the cube's ¾–¼ stalemate win is exact); strings such as "1-0" are
+//! written only by the protocol front-ends.
+
+use std::fmt;
+
+use crate::board::seating::{BySeat, Seat, SeatSet, Turn};
+use crate::board::variant::{StalemateRule, Variant};
+use crate::rules::movegen::with_generator;
+use crate::rules::position::Position;
+
+/// A score in quarter points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Points(u8);
+
+impl Points {
+    /// Nothing.
+    pub const ZERO: Points = Points(0);
+    /// A quarter point (the stalemated side in the cube).
+    pub const QUARTER: Points = Points(1);
+    /// Half a point (a draw).
+    pub const HALF: Points = Points(2);
+    /// Three quarters (a stalemate win in the cube).
+    pub const THREE_QUARTERS: Points = Points(3);
+    /// A whole point.
+    pub const ONE: Points = Points(4);
+
+    /// The points as a number of quarters.
+    pub fn quarters(self) -> u8 {
+        self.0
+    }
+
+    /// The points as a number.
+    pub fn value(self) -> f64 {
+        self.0 as f64 / 4.0
+    }
+}
+
+impl fmt::Display for Points {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            0 => write!(f, "0"),
+            1 => write!(f, "1/4"),
+            2 => write!(f, "1/2"),
+            3 => write!(f, "3/4"),
+            4 => write!(f, "1"),
+            q => write!(f, "{q}/4"),
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The seats of `losers` are mated.
+    Checkmate {
+        /// The mated seats.
+        losers: SeatSet,
+    },
+    /// The seats of `losers` are stalemated in a variant where that loses
+    /// (Schach hoch 3: ¾–¼).
+    StalemateLoss {
+        /// The stalemated seats.
+        losers: SeatSet,
+    },
+    /// Every seat of each side was mated at once (simultaneous turns): a
+    /// draw.
+    SimultaneousMate,
+    /// No legal move, not in check: a draw.
+    Stalemate,
+    /// The same position for the third time.
+    Repetition,
+    /// 100 plies without capture or pawn move.
+    FiftyMoves,
+    /// Only kings are left.
+    DeadPosition,
+    /// Every seat of the other sides is out (its king captured): the seats
+    /// of `losers` lose.
+    Elimination {
+        /// The seats out of play.
+        losers: SeatSet,
+    },
+    /// Every seat is out at once (kings captured together): a draw.
+    MutualElimination,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Points per seat.
+    pub points: BySeat<Points>,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// A draw by `reason`: half a point each.
+    pub fn draw(seats: usize, reason: EndReason) -> Outcome {
+        Outcome {
+            points: BySeat::from_fn(seats, |_| Points::HALF),
+            reason,
+        }
+    }
+
+    /// `losers` lose (with `loser_points` each) to every other seat (with
+    /// `winner_points`), for `reason`. The seats on a loser's side lose
+    /// with it.
+    pub fn defeat(v: &Variant, losers: SeatSet, reason: EndReason) -> Outcome {
+        let (win, lose) = match reason {
+            EndReason::StalemateLoss { .. } => (Points::THREE_QUARTERS, Points::QUARTER),
+            _ => (Points::ONE, Points::ZERO),
+        };
+        let losing_side: SeatSet = losers
+            .iter()
+            .flat_map(|s| v.seating.side_of(s).iter())
+            .collect();
+        Outcome {
+            points: BySeat::from_fn(v.seat_count(), |s| {
+                if losing_side.contains(s) { lose } else { win }
+            }),
+            reason,
+        }
+    }
+
+    /// The same result with nothing for the seats of `out` (out of play
+    /// before the game ended).
+    pub fn with_out(mut self, out: SeatSet) -> Outcome {
+        for s in out.iter() {
+            if let Some(p) = self.points.get_mut(s) {
+                *p = Points::ZERO;
+            }
+        }
+        self
+    }
+
+    /// Whether every seat scored the same.
+    pub fn is_draw(&self) -> bool {
+        self.points.values().windows(2).all(|w| w[0] == w[1])
+    }
+
+    /// The seats with the most points, unless every seat scored the same.
+    pub fn winners(&self) -> SeatSet {
+        if self.is_draw() {
+            return SeatSet::EMPTY;
+        }
+        let best = self
+            .points
+            .values()
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or_default();
+        self.points
+            .iter()
+            .filter(|(_, p)| **p == best)
+            .map(|(s, _)| s)
+            .collect()
+    }
+
+    /// The single winner, if there is exactly one.
+    pub fn winner(&self) -> Option<Seat> {
+        let w = self.winners();
+        (w.len() == 1).then(|| w.lowest()).flatten()
+    }
+
+    /// A short English description ("white mates", "stalemate", …).
+    pub fn description(&self, v: &Variant) -> String {
+        let names = |set: SeatSet| -> String {
+            set.iter()
+                .map(|s| v.seating.name(s).to_string())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        };
+        match self.reason {
+            EndReason::Checkmate { .. } => format!("{} mates", names(self.winners())),
+            EndReason::StalemateLoss { .. } => {
+                format!("{} wins by stalemate", names(self.winners()))
+            }
+            EndReason::SimultaneousMate => "simultaneous mate".into(),
+            EndReason::Stalemate => "stalemate".into(),
+            EndReason::Repetition => "threefold repetition".into(),
+            EndReason::FiftyMoves => "fifty-move rule".into(),
+            EndReason::DeadPosition => "insufficient material".into(),
+            EndReason::Elimination { losers } => {
+                format!("{} out of play", names(losers))
+            }
+            EndReason::MutualElimination => "every king captured".into(),
+        }
+    }
+}
+
+impl Position {
+    /// The result if the game is over by the rules: a deciding seat (all
+    /// of them in a sequential turn's coalition, each of them in a
+    /// simultaneous turn) without a legal move is mated or stalemated; then
+    /// dead position, fifty moves, repetition.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let v = &**self.variant();
+        if let Some(o) = self.elimination() {
+            return Some(o);
+        }
+        let turn = self.turn();
+        let stuck: SeatSet = with_generator(v, |g| match turn {
+            Turn::One(_) | Turn::AnyOf(_) => {
+                if g.any_move(self, turn.movers()) {
+                    SeatSet::EMPTY
+                } else {
+                    turn.movers()
+                }
+            }
+            Turn::All(set) => set
+                .iter()
+                .filter(|&s| !g.any_move(self, SeatSet::single(s)))
+                .collect(),
+        });
+        if !stuck.is_empty() {
+            return Some(self.no_move_outcome(stuck));
+        }
+        if self.only_kings() {
+            return Some(Outcome::draw(v.seat_count(), EndReason::DeadPosition));
+        }
+        if v.rules.fifty_move && self.halfmove_clock() >= 100 {
+            return Some(Outcome::draw(v.seat_count(), EndReason::FiftyMoves));
+        }
+        if self.repetitions() >= 3 {
+            return Some(Outcome::draw(v.seat_count(), EndReason::Repetition));
+        }
+        None
+    }
+
+    /// The result when at most one side has a seat in play: that side wins
+    /// (or nobody, when every seat went out at once).
+    fn elimination(&self) -> Option<Outcome> {
+        let out = self.out();
+        if out.is_empty() {
+            return None;
+        }
+        let v = &**self.variant();
+        let live = v.seating.all().difference(out);
+        let live_sides: std::collections::BTreeSet<_> =
+            live.iter().map(|s| v.seating.info(s).side).collect();
+        match live_sides.len() {
+            0 => Some(Outcome::draw(v.seat_count(), EndReason::MutualElimination)),
+            1 => Some(Outcome {
+                points: BySeat::from_fn(v.seat_count(), |s| {
+                    let survivor = live.lowest().unwrap_or(s);
+                    if v.seating.same_side(s, survivor) {
+                        Points::ONE
+                    } else {
+                        Points::ZERO
+                    }
+                }),
+                reason: EndReason::Elimination { losers: out },
+            }),
+            _ => None,
+        }
+    }
+
+    /// The result when the seats of `stuck` have no legal move: those in
+    /// check are mated, the others stalemated (a draw, or a loss where
+    /// the variant says so). In a simultaneous turn where every side has a
+    /// mated seat, the mates cancel out: a draw.
+    pub fn no_move_outcome(&self, stuck: SeatSet) -> Outcome {
+        let v = &**self.variant();
+        let mated: SeatSet = stuck.iter().filter(|&s| self.seat_in_check(s)).collect();
+        if !mated.is_empty() {
+            let sides_mated = mated
+                .iter()
+                .map(|s| v.seating.info(s).side)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len();
+            let sides_playing = v
+                .seating
+                .seats()
+                .filter(|&s| !self.out().contains(s))
+                .map(|s| v.seating.info(s).side)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len();
+            if sides_mated >= sides_playing && sides_playing > 1 {
+                return Outcome::draw(v.seat_count(), EndReason::SimultaneousMate);
+            }
+            let result = Outcome::defeat(v, mated, EndReason::Checkmate { losers: mated });
+            return result.with_out(self.out());
+        }
+        match v.rules.stalemate {
+            StalemateRule::Draw => Outcome::draw(v.seat_count(), EndReason::Stalemate),
+            StalemateRule::StalematedLoses => {
+                Outcome::defeat(v, stuck, EndReason::StalemateLoss { losers: stuck })
+                    .with_out(self.out())
+            }
+        }
+    }
+}
