@@ -19,11 +19,12 @@
 
 use std::time::Duration;
 
+use ndchess::board::seating::BySeat;
 use ndchess::board::variant::Variant;
 use ndchess::eval::EvalConfig;
-use ndchess::rules::outcome::Outcome;
+use ndchess::game::{DriverOptions, EnginePlayer, Game, GameEnd, run};
 use ndchess::rules::position::Position;
-use ndchess::search::{Engine, EngineOptions, Limits, SearchControl};
+use ndchess::search::{EngineOptions, Limits};
 use rand::{RngExt, SeedableRng};
 
 #[derive(Clone, Debug)]
@@ -119,42 +120,29 @@ fn parse_args() -> Result<Args, String> {
     })
 }
 
-/// The score of the first seat in `r` (1, ¾, ½, ¼, 0).
-fn white_score(r: &Outcome) -> f64 {
-    r.points.values()[0].value()
-}
-
-/// Plays one game; returns player 0's score and whether it was adjudicated.
+/// Plays one game from `start` with `white` on the first seat; returns
+/// the first seat's score and whether the game was adjudicated.
 fn play(
     start: &Position,
-    white: &mut (Engine, Config),
-    black: &mut (Engine, Config),
+    white: &mut EnginePlayer,
+    black: &mut EnginePlayer,
     max_plies: usize,
 ) -> (f64, bool) {
-    let mut pos = start.clone();
-    white.0.new_game();
-    black.0.new_game();
-    for _ in 0..max_plies {
-        if let Some(r) = pos.outcome() {
-            return (white_score(&r), false);
-        }
-        let side = if pos.to_move().index() == 0 {
-            &mut *white
-        } else {
-            &mut *black
-        };
-        let r = side
-            .0
-            .search(&pos, &side.1.limits, &SearchControl::new(), &mut |_| {});
-        match r.best {
-            Some(m) => pos.make(m),
-            None => break,
-        }
-    }
-    match pos.outcome() {
-        Some(r) => (white_score(&r), false),
-        None => (0.5, true),
-    }
+    let mut game = Game::new(start.clone());
+    let options = DriverOptions {
+        max_plies: Some(max_plies),
+        ..DriverOptions::default()
+    };
+    let seats = BySeat::from_vec(vec![0, 1]);
+    let end = run(
+        &mut game,
+        &mut [white, black],
+        &seats,
+        &options,
+        &mut |_| {},
+    );
+    let adjudicated = matches!(end, GameEnd::Adjudicated { .. });
+    (end.outcome().points.values()[0].value(), adjudicated)
 }
 
 /// Elo difference for a score fraction.
@@ -179,8 +167,8 @@ fn main() {
         }
     };
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
-    let mut a = (Engine::new(args.a.options), args.a.clone());
-    let mut b = (Engine::new(args.b.options), args.b.clone());
+    let mut a = EnginePlayer::new(&args.a.text, args.a.options, args.a.limits.clone());
+    let mut b = EnginePlayer::new(&args.b.text, args.b.options, args.b.limits.clone());
     let mut scores: Vec<f64> = Vec::new();
     let (mut wins, mut draws, mut losses, mut adjudicated) = (0, 0, 0, 0);
     let mut opening = Position::start(&v);

@@ -18,7 +18,9 @@
 //! - [`protocol`]: the UCI and XBoard front-ends.
 
 pub mod board;
+pub mod engine;
 pub mod eval;
+pub mod game;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -1,10 +1,11 @@
-//! The `ndchess` binary: wires clap subcommands to [`ndchess::commands`].
+//! The `ndchess` binary: wires clap subcommands to the CLI front-end
+//! (`cli`).
 
 use clap::{Parser, Subcommand};
 mod cli;
 
-use cli as commands;
 use cli::VariantArgs;
+use cli::{inspect, play, search};
 
 #[derive(Parser)]
 #[command(
@@ -53,9 +54,9 @@ enum Command {
         variant: VariantArgs,
     },
     /// Analyse a position: UCI-style `info` lines and `bestmove`.
-    Analyse(commands::AnalyseArgs),
+    Analyse(search::AnalyseArgs),
     /// Play a complete self-play game from the start position.
-    Play(commands::PlayArgs),
+    Play(play::PlayArgs),
     /// Search a fixed set of positions of several variants to a fixed depth
     /// (single thread): total nodes (the search's signature) and speed.
     Bench {
@@ -73,28 +74,28 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        if let Err(e) = commands::protocol(ndchess::protocol::Mode::Auto) {
+        if let Err(e) = cli::protocol(ndchess::protocol::Mode::Auto) {
             eprintln!("error: {e}");
             std::process::exit(2);
         }
         return;
     };
     let result = match command {
-        Command::Uci => commands::protocol(ndchess::protocol::Mode::Uci),
-        Command::Xboard => commands::protocol(ndchess::protocol::Mode::XBoard),
+        Command::Uci => cli::protocol(ndchess::protocol::Mode::Uci),
+        Command::Xboard => cli::protocol(ndchess::protocol::Mode::XBoard),
         Command::Perft {
             variant,
             depth,
             divide,
             threads,
-        } => commands::perft(&variant, depth, divide, threads),
-        Command::Show { variant } => commands::show(&variant),
-        Command::Variants => commands::variants(),
-        Command::Mobility { variant } => commands::mobility(&variant),
-        Command::Axioms { variant } => commands::axioms(&variant),
-        Command::Analyse(args) => commands::analyse(&args),
-        Command::Play(args) => commands::play(&args).map(|_| ()),
-        Command::Bench { depth } => commands::bench(depth),
+        } => inspect::perft(&variant, depth, divide, threads),
+        Command::Show { variant } => inspect::show(&variant),
+        Command::Variants => inspect::variants(),
+        Command::Mobility { variant } => inspect::mobility(&variant),
+        Command::Axioms { variant } => inspect::axioms(&variant),
+        Command::Analyse(args) => search::analyse(&args),
+        Command::Play(args) => play::play(&args).map(|_| ()),
+        Command::Bench { depth } => search::bench(depth),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");

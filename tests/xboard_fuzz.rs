@@ -47,7 +47,7 @@ use crossbeam_channel::{Receiver, unbounded};
 use fuzz_support::{assert_printable, corpus, garbage, mutate, pick, seed_and_lines};
 use ndchess::protocol::session::{SessionConfig, Settings};
 use ndchess::protocol::uci::Flow;
-use ndchess::protocol::xboard::{VARIANTS, XBoard, move_text, parse_move};
+use ndchess::protocol::xboard::{XBoard, move_text, parse_move, variants};
 use ndchess::protocol::xboard_parse::{Command, parse};
 use ndchess::protocol::{InputLine, MAX_LINE_BYTES};
 use ndchess::rules::moves::MoveKind;
@@ -430,7 +430,7 @@ impl Harness {
                 assert_eq!(position(&self.x).to_text(), set.to_text(), "{line:?}");
             }
             Some(Command::Variant(name)) if !refused => {
-                let family = VARIANTS.iter().find(|v| v.0 == name).map(|v| v.1);
+                let family = variants().iter().find(|v| v.0 == name).map(|v| v.1);
                 assert_eq!(
                     Some(self.x.session().variant().name.as_str()),
                     family,

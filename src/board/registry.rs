@@ -66,7 +66,7 @@ impl Param {
         match self.kind {
             ParamKind::Int { min, max, step } => match value.parse::<i64>() {
                 Ok(x) if (min..=max).contains(&x) && (x - min) % step == 0 => Ok(x.to_string()),
-                _ if step == 2 => Err(bad(format!("an even number in {min}..={max}"))),
+                _ if step == 2 => Err(bad(format!("an even number from {min} to {max}"))),
                 _ if step > 1 => Err(bad(format!("{min}..={max} in steps of {step}"))),
                 _ => Err(bad(format!("an integer in {min}..={max}"))),
             },

@@ -352,6 +352,9 @@ pub struct Seating {
     /// `checkers[k]`: the seats whose attacks on `k`'s king are check.
     checkers: BySeat<SeatSet>,
     turn: TurnOrder,
+    /// Two seats that take turns in index order (chess): the case
+    /// [`Seating::next_turn`] answers first.
+    alternating_pair: bool,
 }
 
 impl Seating {
@@ -382,12 +385,14 @@ impl Seating {
                 return Err(SeatingError::Relation(name));
             }
         }
+        let alternating_pair = n == 2 && turn == TurnOrder::Rotate && order[0] == Seat::FIRST;
         Ok(Seating {
             seats,
             order,
             may_capture,
             checkers: checked_by,
             turn,
+            alternating_pair,
         })
     }
 
@@ -462,6 +467,12 @@ impl Seating {
         &self.order
     }
 
+    /// Whether two seats take turns, the first seat first (chess).
+    #[inline(always)]
+    pub fn is_alternating_pair(&self) -> bool {
+        self.alternating_pair
+    }
+
     /// How turns are taken.
     pub fn turn_order(&self) -> TurnOrder {
         self.turn
@@ -532,7 +543,7 @@ impl Seating {
     #[inline]
     pub fn next_turn(&self, turn: Turn, mover: Seat, out: SeatSet) -> Turn {
         // The common case: two seats alternating.
-        if self.turn == TurnOrder::Rotate && self.seats.len() == 2 && out.is_empty() {
+        if self.alternating_pair && out.is_empty() {
             return Turn::One(Seat(1 - mover.0));
         }
         let live = self.all().difference(out);

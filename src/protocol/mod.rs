@@ -15,7 +15,6 @@
 //! front-end. Output is a channel of lines; [`run_stdio`] connects both
 //! ends to the process's standard streams.
 
-pub mod host;
 pub mod options;
 pub mod session;
 pub mod text;

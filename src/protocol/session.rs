@@ -10,17 +10,19 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::board::registry;
+use crate::board::registry::{self, Param, ParamDefault, ParamKind};
 use crate::board::variant::{Variant, VariantError};
 use crate::rules::moves::Move;
 use crate::rules::notation::MoveError;
 use crate::rules::position::{Position, PositionError};
 use crate::search::{EngineOptions, Limits};
 
-use super::host::{EngineHost, PerftReporter, SearchReporter};
 use super::options::{self, OptionError, OptionKind, OptionSpec, OptionValue};
+use crate::engine::host::{EngineHost, PerftReporter, SearchReporter};
 
-/// Option names (matched case-insensitively by [`options::find`]).
+/// Option names (matched case-insensitively by [`options::find`]). The
+/// options that set variant parameters take their names from the variant
+/// registry ([`registry::PARAMS`]).
 pub mod names {
     /// Transposition table size in MiB.
     pub const HASH: &str = "Hash";
@@ -40,16 +42,6 @@ pub mod names {
     pub const UCI_SHOWWDL: &str = "UCI_ShowWDL";
     /// The variant family.
     pub const UCI_VARIANT: &str = "UCI_Variant";
-    /// Number of axes of the diamond boards.
-    pub const DIMENSION: &str = "Dimension";
-    /// Cells per axis of the diamond boards (even).
-    pub const EDGE_LENGTH: &str = "EdgeLength";
-    /// Start array of the diamond boards (the seed's tables).
-    pub const DIAMOND_SETUP: &str = "DiamondSetup";
-    /// Castling round the back on the cylinder and the torus.
-    pub const WRAP_CASTLING: &str = "WrapCastling";
-    /// Chess960 start number (-1: drawn at random).
-    pub const CHESS960_NUMBER: &str = "Chess960Number";
 }
 
 /// Limits of the options that cost memory or threads; the binary uses the
@@ -90,22 +82,103 @@ pub struct Settings {
     pub show_wdl: bool,
     /// `UCI_Variant`: a family of [`registry::FAMILIES`].
     pub variant: String,
-    /// `Dimension`.
-    pub dimension: i64,
-    /// `EdgeLength`.
-    pub edge_length: i64,
-    /// `DiamondSetup`: `auto` or a table number.
-    pub diamond_setup: String,
-    /// `WrapCastling`.
-    pub wrap_castling: bool,
-    /// `Chess960Number`, -1 for a random start.
-    pub chess960_number: i64,
+    /// The variant parameter options, one per [`registry::PARAMS`] entry
+    /// in that order: the parameter's value as a spec writes it, or `None`
+    /// for "not set" (the family's default: `auto`, or a random start).
+    pub params: Vec<(&'static Param, Option<String>)>,
+}
+
+impl Settings {
+    /// The value of the variant parameter with spec key `key`.
+    pub fn param(&self, key: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .find(|(p, _)| p.key == key)
+            .and_then(|(_, v)| v.as_deref())
+    }
+}
+
+/// The value a parameter option takes when its parameter is not set: one
+/// below the smallest for a spin, `auto` for a combo.
+const NOT_SET_WORD: &str = "auto";
+
+/// The option that sets parameter `p`.
+fn param_option(p: &'static Param) -> OptionSpec {
+    let kind = match (p.kind, p.default) {
+        (ParamKind::Int { min, max, .. }, ParamDefault::Value(v)) => OptionKind::Spin {
+            default: v.parse().unwrap_or(min),
+            min,
+            max,
+        },
+        (ParamKind::Int { min, max, .. }, _) => OptionKind::Spin {
+            default: min - 1,
+            min: min - 1,
+            max,
+        },
+        (ParamKind::Choice(words), ParamDefault::Value(v)) => OptionKind::Combo {
+            default: v.to_string(),
+            vars: words.iter().map(|w| w.to_string()).collect(),
+        },
+        (ParamKind::Choice(words), _) => OptionKind::Combo {
+            default: NOT_SET_WORD.to_string(),
+            vars: std::iter::once(NOT_SET_WORD)
+                .chain(words.iter().copied())
+                .map(str::to_string)
+                .collect(),
+        },
+        (ParamKind::Flag, d) => OptionKind::Check {
+            default: d != ParamDefault::Value("0"),
+        },
+    };
+    OptionSpec {
+        name: p.option,
+        kind,
+    }
+}
+
+/// A parameter option's value as the parameter's spec value (`None`: not
+/// set), checked against the parameter.
+fn param_value(
+    p: &'static Param,
+    spec: &OptionSpec,
+    v: &OptionValue,
+) -> Result<Option<String>, OptionError> {
+    let text = match v {
+        OptionValue::Int(n) => match (spec.kind.clone(), p.kind) {
+            (OptionKind::Spin { min, .. }, ParamKind::Int { min: pmin, .. })
+                if *n == min && min < pmin =>
+            {
+                return Ok(None);
+            }
+            _ => n.to_string(),
+        },
+        OptionValue::Bool(b) => if *b { "1" } else { "0" }.to_string(),
+        OptionValue::Word(w) if w == NOT_SET_WORD => return Ok(None),
+        OptionValue::Word(w) => w.clone(),
+        OptionValue::Press => return Ok(None),
+    };
+    p.parse(&text).map(Some).map_err(|e| match e {
+        VariantError::BadValue {
+            value, expected, ..
+        } => OptionError::BadValue {
+            name: p.option.into(),
+            value,
+            expected,
+        },
+        other => OptionError::BadValue {
+            name: p.option.into(),
+            value: text.clone(),
+            expected: other.to_string(),
+        },
+    })
 }
 
 /// Default hash size in MiB.
 pub const DEFAULT_HASH_MB: i64 = 16;
 
-/// The option table of a session with `config`.
+/// The option table of a session with `config`: the engine's options,
+/// then `UCI_Variant` and one option per variant parameter of the
+/// registry.
 pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
     use names::*;
     let spin = |name, default, min, max| OptionSpec {
@@ -116,14 +189,7 @@ pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
         name,
         kind: OptionKind::Check { default },
     };
-    let combo = |name, default: &str, vars: &[&str]| OptionSpec {
-        name,
-        kind: OptionKind::Combo {
-            default: default.to_string(),
-            vars: vars.iter().map(|s| s.to_string()).collect(),
-        },
-    };
-    vec![
+    let mut table = vec![
         spin(
             HASH,
             DEFAULT_HASH_MB.min(config.max_hash_mb),
@@ -140,14 +206,23 @@ pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
         },
         check(UCI_CHESS960, false),
         check(UCI_SHOWWDL, false),
-        combo(UCI_VARIANT, "chess", &registry::family_names()),
-        spin(DIMENSION, 3, 3, 6),
-        spin(EDGE_LENGTH, 8, 8, 26),
-        combo(DIAMOND_SETUP, "auto", &["auto", "8.1", "8.2", "8.3"]),
-        check(WRAP_CASTLING, true),
-        spin(CHESS960_NUMBER, -1, -1, 959),
-    ]
+        OptionSpec {
+            name: UCI_VARIANT,
+            kind: OptionKind::Combo {
+                default: DEFAULT_FAMILY.to_string(),
+                vars: registry::family_names()
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+            },
+        },
+    ];
+    table.extend(registry::PARAMS.iter().map(|p| param_option(p)));
+    table
 }
+
+/// The family a session starts with.
+pub const DEFAULT_FAMILY: &str = "chess";
 
 /// Why the session refused a request.
 #[derive(Debug)]
@@ -217,20 +292,21 @@ pub enum OptionEffect {
     Other,
 }
 
-/// Builds the variant spec the settings select.
+/// Builds the variant spec the settings select: the family and every
+/// parameter of it that is set.
 pub fn variant_spec(s: &Settings) -> String {
-    match s.variant.as_str() {
-        "chess960" if s.chess960_number >= 0 => format!("chess960:sp={}", s.chess960_number),
-        "cylinder" | "torus" => format!("{}:wrapcastling={}", s.variant, u8::from(s.wrap_castling)),
-        "diamond" | "cylinder-diamond" => {
-            let mut spec = format!("{}:n={},l={}", s.variant, s.dimension, s.edge_length);
-            if s.diamond_setup != "auto" {
-                spec.push_str(",setup=");
-                spec.push_str(&s.diamond_setup);
-            }
-            spec
-        }
-        other => other.to_string(),
+    let Some(family) = registry::family(&s.variant) else {
+        return s.variant.clone();
+    };
+    let items: Vec<String> = family
+        .params
+        .iter()
+        .filter_map(|key| s.param(key).map(|v| format!("{key}={v}")))
+        .collect();
+    if items.is_empty() {
+        family.name.to_string()
+    } else {
+        format!("{}:{}", family.name, items.join(","))
     }
 }
 
@@ -272,12 +348,16 @@ impl Session {
             move_overhead_ms: int(names::MOVE_OVERHEAD) as u64,
             chess960: false,
             show_wdl: false,
-            variant: "chess".into(),
-            dimension: int(names::DIMENSION),
-            edge_length: int(names::EDGE_LENGTH),
-            diamond_setup: "auto".into(),
-            wrap_castling: true,
-            chess960_number: -1,
+            variant: DEFAULT_FAMILY.into(),
+            params: registry::PARAMS
+                .iter()
+                .map(|&p| {
+                    let spec = param_option(p);
+                    let value = param_value(p, &spec, &spec.default_value())
+                        .expect("invariant: an option's default is a value of its parameter");
+                    (p, value)
+                })
+                .collect(),
         };
         let built_from = variant_spec(&settings);
         let variant = Variant::from_spec(&built_from)
@@ -323,11 +403,8 @@ impl Session {
     /// through the classical variant). The cylinder and the torus keep the
     /// king's move, the only unambiguous form there (docs/notation.md).
     pub fn king_takes_rook(&self) -> bool {
-        match self.variant.name.as_str() {
-            "chess960" => true,
-            "chess" => self.settings.chess960,
-            _ => false,
-        }
+        self.variant.fischer_random_notation
+            || (self.variant.chess960_number.is_some() && self.settings.chess960)
     }
 
     /// The engine host (searches, stop, ponder hit).
@@ -392,22 +469,14 @@ impl Session {
             }
             UCI_CHESS960 => next.chess960 = flag(&v),
             UCI_VARIANT => next.variant = word(&v),
-            DIMENSION => next.dimension = int(&v),
-            EDGE_LENGTH => {
-                let l = int(&v);
-                if l % 2 != 0 {
-                    return Err(SessionError::Option(OptionError::BadValue {
-                        name: spec.name.into(),
-                        value: l.to_string(),
-                        expected: "an even number from 8 to 26".into(),
-                    }));
-                }
-                next.edge_length = l;
+            other => {
+                let slot = next
+                    .params
+                    .iter_mut()
+                    .find(|(p, _)| p.option == other)
+                    .expect("invariant: every option of the table is handled");
+                slot.1 = param_value(slot.0, spec, &v)?;
             }
-            DIAMOND_SETUP => next.diamond_setup = word(&v),
-            WRAP_CASTLING => next.wrap_castling = flag(&v),
-            CHESS960_NUMBER => next.chess960_number = int(&v),
-            _ => unreachable!("invariant: every option of the table is handled above"),
         }
         let spec = variant_spec(&next);
         let rebuilt = spec != self.built_from;
@@ -578,13 +647,13 @@ mod tests {
         // Odd edge lengths and out-of-range values change nothing.
         assert!(s.set_option("EdgeLength", Some("9")).is_err());
         assert!(s.set_option("Dimension", Some("7")).is_err());
-        assert_eq!(s.settings().edge_length, 10);
+        assert_eq!(s.settings().param("l"), Some("10"));
         // A setup the dimension does not have is refused as a whole.
         assert!(matches!(
             s.set_option("DiamondSetup", Some("8.1")),
             Err(SessionError::Variant(_))
         ));
-        assert_eq!(s.settings().diamond_setup, "auto");
+        assert_eq!(s.settings().param("setup"), None);
         assert_eq!(s.variant().geometry.dims(), 4);
     }
 

@@ -15,11 +15,11 @@ use crossbeam_channel::Sender;
 
 use crate::board::variant::Variant;
 use crate::rules::position::Position;
-use crate::search::{Limits, Score, SearchInfo, SearchResult};
+use crate::search::{Bound, Limits, Score, SearchInfo, SearchResult};
 
-use super::host::{PerftOutcome, SearchEvent};
 use super::options::{OptionKind, OptionSpec};
 use super::session::{OptionEffect, Session, SessionConfig, SessionError};
+use crate::engine::host::{PerftOutcome, SearchEvent};
 
 /// Deepest `go perft` accepted (far beyond anything that finishes; the
 /// bound keeps the counter's per-ply buffers small).
@@ -442,34 +442,87 @@ pub fn wdl(score: Score) -> (u32, u32, u32) {
     }
 }
 
-/// The `info` line of a search report (moves from `root`).
+/// UCI's `score` field: `cp N` or `mate N`. A stalemate win has no UCI
+/// form; it is sent as `cp ±(200000 − plies)`, a band no evaluation
+/// reaches (docs/engine.md).
+pub fn score_text(score: Score) -> String {
+    match score {
+        Score::Cp(v) => format!("cp {v}"),
+        Score::Mate(n) => format!("mate {n}"),
+        Score::StalemateWin(n) => {
+            let plies = if n > 0 { 2 * n - 1 } else { -2 * n };
+            let v = crate::search::score::STALEMATE_WIN - plies;
+            format!("cp {}", if n > 0 { v } else { -v })
+        }
+    }
+}
+
+/// The `info` line of a search report (moves written from `root`, with
+/// the win/draw/loss estimate when `show_wdl`).
 pub fn info_line(
     info: &SearchInfo,
     root: &Position,
     king_takes_rook: bool,
     show_wdl: bool,
 ) -> String {
-    let wdl = show_wdl.then(|| wdl(info.score));
-    format!("info {}", info.uci(root, king_takes_rook, wdl))
+    if let Some((m, n)) = info.currmove {
+        return format!(
+            "info depth {} currmove {} currmovenumber {}",
+            info.depth,
+            root.move_text(m, king_takes_rook),
+            n
+        );
+    }
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        score_text(info.score)
+    );
+    match info.bound {
+        Bound::Lower => s.push_str(" lowerbound"),
+        Bound::Upper => s.push_str(" upperbound"),
+        Bound::Exact => {}
+    }
+    if show_wdl {
+        let (w, d, l) = wdl(info.score);
+        s.push_str(&format!(" wdl {w} {d} {l}"));
+    }
+    s.push_str(&format!(
+        " nodes {} nps {} hashfull {} tbhits 0 time {}",
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.time.as_millis()
+    ));
+    if !info.pv.is_empty() {
+        s.push_str(" pv");
+        let mut p = root.clone();
+        for &m in &info.pv {
+            s.push(' ');
+            s.push_str(&p.move_text(m, king_takes_rook));
+            p.make(m);
+        }
+    }
+    s
 }
 
 /// The `bestmove` line of a finished search: `bestmove (none)` when the
 /// root has no legal move (mate or stalemate).
 pub fn bestmove_line(r: &SearchResult, root: &Position, king_takes_rook: bool) -> String {
     match r.best {
-        Some(m) if root.legal_moves().contains(&m) => {
+        Some(m) => {
             let mut s = format!("bestmove {}", root.move_text(m, king_takes_rook));
             if let Some(p) = r.ponder {
                 let mut after = root.clone();
                 after.make(m);
-                if after.legal_moves().contains(&p) {
-                    s.push_str(" ponder ");
-                    s.push_str(&after.move_text(p, king_takes_rook));
-                }
+                s.push_str(" ponder ");
+                s.push_str(&after.move_text(p, king_takes_rook));
             }
             s
         }
-        _ => "bestmove (none)".to_string(),
+        None => "bestmove (none)".to_string(),
     }
 }
 
@@ -678,7 +731,10 @@ impl Uci {
             let line = match e {
                 SearchEvent::Info(info) => info_line(info, &report_root, ktr, wdl),
                 SearchEvent::Done(r) => {
-                    if debug {
+                    if let Some(failure) = &r.failure {
+                        let _ =
+                            out.send(format!("info string error: internal: {}", quote(failure)));
+                    } else if debug {
                         let _ = out.send(format!(
                             "info string debug: search done: depth {} nodes {} time {} ms score {}",
                             r.depth,
@@ -688,14 +744,6 @@ impl Uci {
                         ));
                     }
                     bestmove_line(&r, &report_root, ktr)
-                }
-                SearchEvent::Failed(msg) => {
-                    let _ = out.send(format!("info string error: internal: {}", quote(&msg)));
-                    // Keep the game going with any legal move.
-                    match report_root.legal_moves().first() {
-                        Some(&m) => format!("bestmove {}", report_root.move_text(m, ktr)),
-                        None => "bestmove (none)".to_string(),
-                    }
                 }
             };
             let _ = out.send(line);

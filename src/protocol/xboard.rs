@@ -30,26 +30,28 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
+use crate::board::registry;
 use crate::board::seating::Seat;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::outcome::{EndReason, Outcome};
 use crate::rules::position::Position;
 use crate::search::{Bound, Limits, Score, SearchInfo, SearchResult};
 
-use super::host::SearchEvent;
 use super::options::{self, OptionKind, OptionSpec};
-use super::session::{Session, SessionConfig, SessionError, names};
+use super::session::{DEFAULT_FAMILY, Session, SessionConfig, SessionError, names};
 use super::text::result_text;
 use super::uci::{Flow, MAX_MESSAGE_CHARS, engine_name, printable, quote};
 use super::xboard_parse::{Command, Level, MoveSet, parse};
+use crate::engine::host::SearchEvent;
 
-/// The XBoard variant names and the ndchess variant family each selects.
-pub const VARIANTS: &[(&str, &str)] = &[
-    ("normal", "chess"),
-    ("fischerandom", "chess960"),
-    ("cylinder", "cylinder"),
-    ("torus", "torus"),
-];
+/// The XBoard variant names and the ndchess variant family each selects
+/// (the families of the registry that have an XBoard name).
+pub fn variants() -> Vec<(&'static str, &'static str)> {
+    registry::FAMILIES
+        .iter()
+        .filter_map(|f| f.xboard.map(|x| (x, f.name)))
+        .collect()
+}
 
 /// Default time control before any `level`/`st` arrives: xboard's own
 /// default, 40 moves in 5 minutes.
@@ -67,19 +69,13 @@ pub const STALEMATE_WIN_BASE: i64 = 90_000;
 /// Something the engine thread reports to the protocol thread.
 #[derive(Debug)]
 pub enum Event {
-    /// Search `id` ended with `result`.
+    /// Search `id` ended with `result` (a failed search with a fallback
+    /// move and [`SearchResult::failure`] set).
     Done {
         /// The search's number.
         id: u64,
         /// Its result.
         result: SearchResult,
-    },
-    /// Search `id` failed (an internal error).
-    Failed {
-        /// The search's number.
-        id: u64,
-        /// What went wrong.
-        message: String,
     },
 }
 
@@ -237,7 +233,7 @@ fn error(kind: impl Into<String>) -> Refusal {
 
 /// The XBoard variant name of an ndchess variant family, if it has one.
 pub fn xboard_variant_name(family: &str) -> Option<&'static str> {
-    VARIANTS.iter().find(|v| v.1 == family).map(|v| v.0)
+    registry::family(family).and_then(|f| f.xboard)
 }
 
 /// Whether `m` is a castling that ends with the king on the h side
@@ -253,7 +249,7 @@ fn is_short_castling(pos: &Position, m: Move) -> bool {
 /// case, castling as the king's move — except in Fischer random, where it
 /// is `O-O` / `O-O-O` (the king's move can be an ordinary move there).
 pub fn move_text(pos: &Position, m: Move) -> String {
-    if m.kind == MoveKind::Castle && pos.variant().name == "chess960" {
+    if m.kind == MoveKind::Castle && pos.king_takes_rook() {
         return if is_short_castling(pos, m) {
             "O-O".into()
         } else {
@@ -396,17 +392,28 @@ fn option_feature(name: &str, o: &OptionSpec) -> String {
 }
 
 /// Session options offered through `feature option`, as (XBoard name,
-/// session name): the variant and search parameters an XBoard user may
-/// change. XBoard names have no spaces, because some clients (python-chess)
-/// cut option names at the first space. `Hash` and `Threads` come through
-/// `memory` and `cores`, the variant through `variant`.
-const SESSION_OPTIONS: &[(&str, &str)] = &[
-    ("MultiPV", names::MULTIPV),
-    ("MoveOverhead", names::MOVE_OVERHEAD),
-    ("ClearHash", names::CLEAR_HASH),
-    ("WrapCastling", names::WRAP_CASTLING),
-    ("Chess960Number", names::CHESS960_NUMBER),
-];
+/// session name): the search parameters an XBoard user may change, and
+/// the parameters of the variant families XBoard plays (from the variant
+/// registry). XBoard names have no spaces, because some clients
+/// (python-chess) cut option names at the first space. `Hash` and
+/// `Threads` come through `memory` and `cores`, the variant through
+/// `variant`.
+fn session_options() -> Vec<(String, &'static str)> {
+    let mut out: Vec<(String, &'static str)> =
+        [names::MULTIPV, names::MOVE_OVERHEAD, names::CLEAR_HASH]
+            .iter()
+            .map(|n| (n.replace(' ', ""), *n))
+            .collect();
+    for p in registry::PARAMS {
+        let played = registry::FAMILIES
+            .iter()
+            .any(|f| f.xboard.is_some() && f.params.contains(&p.key));
+        if played {
+            out.push((p.option.replace(' ', ""), p.option));
+        }
+    }
+    out
+}
 
 /// Names of the front-end's own options.
 mod own {
@@ -599,13 +606,11 @@ impl XBoard {
 
     /// Handles one engine report.
     pub fn handle_event(&mut self, ev: Event) -> Flow {
-        match ev {
-            Event::Done { id, result } => self.search_done(id, Some(result)),
-            Event::Failed { id, message } => {
-                self.debug_line(|| format!("internal error: {}", quote(&message)));
-                self.search_done(id, None)
-            }
+        let Event::Done { id, result } = ev;
+        if let Some(failure) = &result.failure {
+            self.debug_line(|| format!("internal error: {}", quote(failure)));
         }
+        self.search_done(id, result)
     }
 
     fn current_id(&self) -> Option<u64> {
@@ -617,7 +622,7 @@ impl XBoard {
         }
     }
 
-    fn search_done(&mut self, id: u64, result: Option<SearchResult>) -> Flow {
+    fn search_done(&mut self, id: u64, result: SearchResult) -> Flow {
         if self.current_id() != Some(id) {
             // An aborted search (force, new, a ponder miss): its move is
             // not played.
@@ -823,7 +828,7 @@ impl XBoard {
     }
 
     fn features(&mut self) {
-        let variants: Vec<&str> = VARIANTS.iter().map(|v| v.0).collect();
+        let variants: Vec<&str> = variants().iter().map(|v| v.0).collect();
         self.send("feature done=0");
         self.send(format!(
             "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 \
@@ -832,9 +837,9 @@ impl XBoard {
             engine_name(),
             variants.join(",")
         ));
-        for (xb_name, name) in SESSION_OPTIONS {
-            if let Some(o) = self.session.options().iter().find(|o| o.name == *name) {
-                self.send(option_feature(xb_name, o));
+        for (xb_name, name) in session_options() {
+            if let Some(o) = self.session.options().iter().find(|o| o.name == name) {
+                self.send(option_feature(&xb_name, o));
             }
         }
         let p = self.policy;
@@ -893,16 +898,21 @@ impl XBoard {
             self.policy.resign_threshold = n;
             return Ok(());
         }
-        let Some(&(_, name)) = SESSION_OPTIONS
-            .iter()
+        let Some((_, name)) = session_options()
+            .into_iter()
             .find(|(xb, session)| same_option_name(name, xb) || same_option_name(name, session))
         else {
             return Err(error(format!("unknown option '{}'", quote(name))));
         };
         // A check option arrives as 0/1; the session reads true/false.
+        let is_check = self
+            .session
+            .options()
+            .iter()
+            .any(|o| o.name == name && matches!(o.kind, OptionKind::Check { .. }));
         let value = match value {
-            Some("1") if name == names::WRAP_CASTLING => Some("true"),
-            Some("0") if name == names::WRAP_CASTLING => Some("false"),
+            Some("1") if is_check => Some("true"),
+            Some("0") if is_check => Some("false"),
             v => v,
         };
         let before = self.session.variant().spec.clone();
@@ -919,8 +929,13 @@ impl XBoard {
 
     fn new_game(&mut self) -> Result<(), Refusal> {
         self.abort_search();
-        if self.session.variant().name != "chess" {
-            self.set_session_option(names::UCI_VARIANT, Some("chess"))?;
+        // `new` starts a game of xboard's `normal` variant.
+        let normal = variants()
+            .iter()
+            .find(|v| v.0 == "normal")
+            .map_or(DEFAULT_FAMILY, |v| v.1);
+        if self.session.settings().variant != normal {
+            self.set_session_option(names::UCI_VARIANT, Some(normal))?;
         }
         self.session.set_start_position();
         self.session.new_game();
@@ -942,43 +957,62 @@ impl XBoard {
     }
 
     fn variant(&mut self, name: &str) -> Result<(), Refusal> {
-        let Some(&(_, family)) = VARIANTS.iter().find(|v| v.0 == name) else {
+        let known = variants();
+        let Some(&(_, family)) = known.iter().find(|v| v.0 == name) else {
             return Err(error(format!(
                 "unsupported variant; ndchess plays {} over XBoard, boards of three or more \
                  dimensions over UCI",
-                VARIANTS.iter().map(|v| v.0).collect::<Vec<_>>().join(", ")
+                known.iter().map(|v| v.0).collect::<Vec<_>>().join(", ")
             )));
         };
         self.set_session_option(names::UCI_VARIANT, Some(family))?;
         self.abort_search();
         self.session.set_start_position();
         self.position_changed();
-        match family {
-            "torus" => self.send_torus_setup(),
-            "cylinder" => {
-                // xboard's own cylinder rejects moves round the edge unless
-                // the first engine defines its pieces as cylindrical (`o`).
-                for line in CYLINDER_PIECES {
-                    self.send(*line);
-                }
-            }
-            _ => {}
-        }
+        self.describe_board();
         self.reanalyse();
         Ok(())
     }
 
-    /// Defines the torus for xboard: its size, piece letters and start
-    /// position (`setup`), and the reverse pawn's moves (`piece`).
-    fn send_torus_setup(&self) {
-        let start = Position::start(self.session.variant()).to_text();
-        let g = &self.session.variant().geometry;
+    /// Tells xboard what it cannot know of the variant's board: a board
+    /// other than 8x8 is defined with `setup` (size, piece letters, start
+    /// position) and `piece` lines for pawns that move backwards; on an
+    /// 8x8 board whose files wrap, every piece is defined as cylindrical
+    /// (Betza `o`), or xboard's cylinder rejects moves round the edge.
+    fn describe_board(&self) {
+        let v = self.session.variant();
+        let g = &v.geometry;
         let (ranks, files) = (g.lens()[0], g.lens()[1]);
-        self.send(format!(
-            "setup ({TORUS_PIECE_TO_CHAR}) {files}x{ranks}+0_fairy {start}"
-        ));
-        for line in TORUS_PIECES {
-            self.send(*line);
+        if (ranks, files) != (8, 8) {
+            let start = Position::start(v).to_text();
+            let white: String = XBOARD_PIECE_ORDER
+                .chars()
+                .map(|c| {
+                    if v.kind_by_letter(c).is_some() {
+                        c
+                    } else {
+                        '.'
+                    }
+                })
+                .collect();
+            let black = white.to_ascii_lowercase();
+            self.send(format!(
+                "setup ({white}{black}) {files}x{ranks}+0_fairy {start}"
+            ));
+            let backward = v.kinds.iter().any(|k| {
+                k.pawn
+                    .as_ref()
+                    .is_some_and(|p| p.pushes.iter().any(|d| d[0] < 0))
+            });
+            if backward {
+                for line in REVERSE_PAWN_PIECES {
+                    self.send(*line);
+                }
+            }
+        } else if g.wraps()[1] {
+            for line in CYLINDER_PIECES {
+                self.send(*line);
+            }
         }
     }
 
@@ -1238,9 +1272,6 @@ impl XBoard {
             SearchEvent::Done(result) => {
                 let _ = events.send(Event::Done { id, result });
             }
-            SearchEvent::Failed(message) => {
-                let _ = events.send(Event::Failed { id, message });
-            }
         });
         let ponder = matches!(purpose, SearchPurpose::Ponder(_));
         // The session searches its own position; a ponder search needs
@@ -1273,24 +1304,17 @@ impl XBoard {
 
     /// Plays the result of a search for the engine's move: resigns,
     /// offers or accepts a draw, sends `move`, claims a result, ponders.
-    fn play_engine_move(&mut self, result: Option<SearchResult>) {
+    fn play_engine_move(&mut self, result: SearchResult) {
         let pos = self.position().clone();
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
+        let Some(best) = result.best else {
+            // No legal move: the game is over by the rules.
             if let Some(r) = pos.outcome() {
                 self.send(result_line(&r, &pos));
             }
             return;
-        }
-        let (best, score, ponder) = match &result {
-            Some(r) => (
-                r.best.filter(|m| legal.contains(m)),
-                Some(xboard_score(r.score)),
-                r.ponder,
-            ),
-            None => (None, None, None),
         };
-        let best = best.unwrap_or(legal[0]);
+        let score = result.failure.is_none().then(|| xboard_score(result.score));
+        let ponder = result.ponder;
         if let Some(s) = score {
             self.scores.push(s);
         }
@@ -1356,17 +1380,18 @@ enum SearchPurpose {
     Analyze,
 }
 
-/// xboard's piece-to-character table for the torus: its piece types in
-/// xboard's order (pawn, knight, bishop, rook, queen, then the fairy
-/// types, king last), white then black; `.` marks types not in play. The
-/// torus's reverse pawn `U` takes xboard's unicorn slot.
-pub const TORUS_PIECE_TO_CHAR: &str = "PNBRQ...............UKpnbrq...............uk";
+/// xboard's piece types in its own order (pawn, knight, bishop, rook,
+/// queen, then the fairy types, king last), by the letters xboard gives
+/// them: a `setup` line lists the variant's letters in these slots (`.`
+/// for types not in play). The torus's reverse pawn `U` takes xboard's
+/// unicorn slot.
+pub const XBOARD_PIECE_ORDER: &str = "PNBRQFEACWMOHIJGDVLSUK";
 
-/// `piece` lines for the torus: the reverse pawn moves and captures
-/// backwards (Betza `b`), double-steps from its start, takes en passant.
-/// (No Betza modifier expresses the rank wrap, so xboard must run with
-/// legality testing off on the torus; docs/xboard.md.)
-pub const TORUS_PIECES: &[&str] = &["piece U& bmWbceFibmnD"];
+/// `piece` lines for a backward-moving pawn (the torus's `U`): it moves
+/// and captures backwards (Betza `b`), double-steps from its start, takes
+/// en passant. (No Betza modifier expresses a wrapping rank, so xboard
+/// must run with legality testing off on the torus; docs/xboard.md.)
+pub const REVERSE_PAWN_PIECES: &[&str] = &["piece U& bmWbceFibmnD"];
 
 /// `piece` lines for the cylinder: every piece's moves cross the side
 /// edge (Betza modifier `o`), as Fairy-Max defines them too.

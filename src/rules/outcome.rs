@@ -85,6 +85,14 @@ pub enum EndReason {
     },
     /// Every seat is out at once (kings captured together): a draw.
     MutualElimination,
+    /// Decided outside the rules: a move limit, a score margin, an agreed
+    /// draw, a resignation.
+    Adjudicated,
+    /// The seats of `losers` forfeit (a crash, an illegal move, time).
+    Forfeit {
+        /// The forfeiting side's seats.
+        losers: SeatSet,
+    },
 }
 
 /// The result of a finished game.
@@ -188,6 +196,8 @@ impl Outcome {
                 format!("{} out of play", names(losers))
             }
             EndReason::MutualElimination => "every king captured".into(),
+            EndReason::Adjudicated => "adjudication".into(),
+            EndReason::Forfeit { losers } => format!("{} forfeits", names(losers)),
         }
     }
 }

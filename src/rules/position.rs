@@ -203,6 +203,15 @@ impl Position {
         self.board[cell]
     }
 
+    /// The owner of the piece on `cell`, if any.
+    #[inline]
+    pub fn piece_seat_at(&self, cell: Cell) -> Option<Seat> {
+        match self.board.get(cell) {
+            Some(&p) if p != EMPTY => Some(piece_seat(p)),
+            _ => None,
+        }
+    }
+
     /// The whole board, indexed by cell.
     #[inline(always)]
     pub fn board(&self) -> &[Piece] {
@@ -476,8 +485,29 @@ impl Position {
 
     /// Hands the turn on after `mover` decided (`out`: the seats out after
     /// the step), updating the hash and the move number.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pass_turn(&mut self, mover: Seat, out: SeatSet) {
+        let v = &*self.variant;
+        if v.seating.is_alternating_pair()
+            && out.is_empty()
+            && self.state.phase == Phase::Main
+            && let Turn::One(now) = self.state.turn
+        {
+            // Two seats alternating (chess): the other seat moves next, and
+            // a new move number starts with the first seat.
+            let next = Seat::new(1 - now.index());
+            self.hash ^= v.zobrist.to_move(now) ^ v.zobrist.to_move(next);
+            if next == Seat::FIRST {
+                self.fullmove += 1;
+            }
+            self.state.turn = Turn::One(next);
+            return;
+        }
+        self.pass_turn_general(mover, out);
+    }
+
+    /// [`Position::pass_turn`] for any seating.
+    fn pass_turn_general(&mut self, mover: Seat, out: SeatSet) {
         let v = &*self.variant;
         let next = v.seating.next_turn(self.state.turn, mover, out);
         self.hash ^= v.zobrist.turn(self.state.turn) ^ v.zobrist.turn(next);

@@ -33,70 +33,15 @@ pub struct SearchInfo {
     pub hashfull: u32,
     /// Time since the search started.
     pub time: Duration,
-    /// The line, first move first.
+    /// The line, first move first; its moves are legal one after the other
+    /// from the root (cut where a move from the table is not).
     pub pv: Vec<Move>,
     /// The root move being searched, with its 1-based number.
     pub currmove: Option<(Move, usize)>,
 }
 
-impl SearchInfo {
-    /// The UCI `info` line (without the leading `info `), with moves in the
-    /// board's ASCII coordinates (`king_takes_rook` for Chess960 castling)
-    /// and, when given, the win/draw/loss estimate after the score. The pv
-    /// is written up to its first move that is not legal (a hash collision
-    /// can leave one at the end of a line taken from the table).
-    pub fn uci(
-        &self,
-        root: &Position,
-        king_takes_rook: bool,
-        wdl: Option<(u32, u32, u32)>,
-    ) -> String {
-        if let Some((m, n)) = self.currmove {
-            return format!(
-                "depth {} currmove {} currmovenumber {}",
-                self.depth,
-                root.move_text(m, king_takes_rook),
-                n
-            );
-        }
-        let mut s = format!(
-            "depth {} seldepth {} multipv {} score {}",
-            self.depth,
-            self.seldepth,
-            self.multipv,
-            self.score.uci()
-        );
-        match self.bound {
-            Bound::Lower => s.push_str(" lowerbound"),
-            Bound::Upper => s.push_str(" upperbound"),
-            Bound::Exact => {}
-        }
-        if let Some((w, d, l)) = wdl {
-            s.push_str(&format!(" wdl {w} {d} {l}"));
-        }
-        s.push_str(&format!(
-            " nodes {} nps {} hashfull {} tbhits 0 time {}",
-            self.nodes,
-            self.nps,
-            self.hashfull,
-            self.time.as_millis()
-        ));
-        let mut p = root.clone();
-        let mut first = true;
-        for &m in &self.pv {
-            if !p.legal_moves().contains(&m) {
-                break;
-            }
-            s.push_str(if first { " pv " } else { " " });
-            first = false;
-            s.push_str(&p.move_text(m, king_takes_rook));
-            p.make(m);
-        }
-        s
-    }
-}
-
-/// The outcome of a search.
+/// The outcome of a search. `best` is a legal move of the root (or `None`
+/// when the root has none); `ponder` a legal reply to it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {
     /// The move to play; `None` when the root has no legal move.
@@ -115,4 +60,26 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// The game result when the root has no legal move (mate, stalemate).
     pub outcome: Option<Outcome>,
+    /// Why the search failed, when it did (an internal error): `best` is
+    /// then a fallback, the first legal move.
+    pub failure: Option<String>,
+}
+
+impl SearchResult {
+    /// The result of a search that failed with `failure` (an internal
+    /// error): the first legal move, so that a game can go on.
+    pub fn fallback(pos: &Position, failure: String) -> SearchResult {
+        let best = pos.legal_moves().first().copied();
+        SearchResult {
+            best,
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: best.into_iter().collect(),
+            outcome: if best.is_none() { pos.outcome() } else { None },
+            failure: Some(failure),
+        }
+    }
 }

@@ -282,7 +282,7 @@ impl Engine {
             let mut s = EvalScratch::default();
             eval.evaluate(pos, &mut s)
         };
-        let pv = best.pv.clone();
+        let pv = crate::rules::movegen::legal_prefix(pos, &best.pv);
         SearchResult {
             best: Some(best.mv),
             ponder: pv.get(1).copied(),
@@ -292,6 +292,7 @@ impl Engine {
             time: start.elapsed(),
             pv,
             outcome: None,
+            failure: None,
         }
     }
 
@@ -320,6 +321,7 @@ impl Engine {
             time: start.elapsed(),
             pv: Vec::new(),
             outcome: pos.outcome(),
+            failure: None,
         }
     }
 }

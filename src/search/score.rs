@@ -113,21 +113,6 @@ impl Score {
             Score::Cp(v)
         }
     }
-
-    /// UCI's `score` field: `cp N` or `mate N`. A stalemate win has no UCI
-    /// form; it is sent as `cp ±(200000 − plies)`, a band no evaluation
-    /// reaches (docs/engine.md).
-    pub fn uci(&self) -> String {
-        match *self {
-            Score::Cp(v) => format!("cp {v}"),
-            Score::Mate(n) => format!("mate {n}"),
-            Score::StalemateWin(n) => {
-                let plies = if n > 0 { 2 * n - 1 } else { -2 * n };
-                let v = STALEMATE_WIN - plies;
-                format!("cp {}", if n > 0 { v } else { -v })
-            }
-        }
-    }
 }
 
 impl fmt::Display for Score {
@@ -180,8 +165,6 @@ mod tests {
         assert!(stalemated_in(9, 3) < stalemated_in(3, 2));
         assert!(-stalemated_in(9, 1) < MATE_BOUND && -stalemated_in(9, 0) > STALEMATE_WIN_BOUND);
         assert_eq!(Score::from_internal(123), Score::Cp(123));
-        assert_eq!(Score::StalemateWin(3).uci(), "cp 199995");
-        assert_eq!(Score::StalemateWin(-2).uci(), "cp -199996");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::board::piece::piece_kind;
 use crate::board::seating::{MAX_SEATS, Seat, SeatSet, TurnOrder};
 use crate::board::variant::{StalemateRule, Variant};
 use crate::eval::{EVAL_LIMIT, EvalScratch, Evaluator};
-use crate::rules::movegen::MoveGen;
+use crate::rules::movegen::{MoveGen, legal_prefix};
 use crate::rules::moves::Move;
 use crate::rules::outcome::{EndReason, Outcome};
 use crate::rules::position::Position;
@@ -1033,7 +1033,7 @@ impl Worker {
             nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
             hashfull: sh.tt.hashfull(),
             time,
-            pv: rm.pv.clone(),
+            pv: legal_prefix(self.pos.as_ref().expect("invariant: position set"), &rm.pv),
             currmove: None,
         };
         (main.on_info)(&info);

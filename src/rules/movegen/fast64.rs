@@ -566,8 +566,30 @@ impl<'a> Bits<'a> {
     }
 }
 
+/// The cells of a one-word set, in increasing order.
+pub(crate) struct BitCells(u64);
+
+impl Iterator for BitCells {
+    type Item = Cell;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Cell> {
+        (self.0 != 0).then(|| {
+            let c = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            c
+        })
+    }
+}
+
 impl Backend for Bits<'_> {
     type Mask = u64;
+    type Pieces = BitCells;
+
+    #[inline(always)]
+    fn own_pieces(&self) -> BitCells {
+        BitCells(self.ours)
+    }
 
     #[inline(always)]
     fn contains(&self, mask: u64, cell: Cell) -> bool {

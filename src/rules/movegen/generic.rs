@@ -3,6 +3,7 @@
 //! kept as cell lists, and a cell reached along two rays of a wrapping
 //! board is emitted once (a stamp per cell and round).
 
+use crate::board::bitboard::Cells;
 use crate::board::geometry::Cell;
 use crate::board::piece::{EMPTY, Piece};
 use crate::board::seating::Seat;
@@ -78,6 +79,9 @@ pub(crate) struct Rays<'a> {
     s: &'a mut Scratch,
     checks: u32,
     wraps: bool,
+    /// The ray scanned last from the king: its direction and the indices
+    /// of its first and second blockers (so no ray is walked twice).
+    scan: (usize, usize, usize),
 }
 
 impl<'a> Rays<'a> {
@@ -96,6 +100,7 @@ impl<'a> Rays<'a> {
             s,
             checks: 0,
             wraps: v.geometry.wraps().iter().any(|&w| w),
+            scan: (usize::MAX, 0, 0),
         }
     }
 
@@ -120,8 +125,14 @@ impl<'a> Rays<'a> {
     }
 }
 
-impl Backend for Rays<'_> {
+impl<'a> Backend for Rays<'a> {
     type Mask = RayMask;
+    type Pieces = Cells<'a>;
+
+    #[inline(always)]
+    fn own_pieces(&self) -> Cells<'a> {
+        self.pos.seat_cells(self.us)
+    }
 
     #[inline(always)]
     fn contains(&self, mask: RayMask, to: Cell) -> bool {
@@ -150,43 +161,38 @@ impl Backend for Rays<'_> {
 
     #[inline(always)]
     fn ray_blockers(&mut self, king: Cell, d: usize) -> Option<Cell> {
-        self.v
-            .geometry
-            .ray(king, d)
-            .iter()
-            .map(|&c| c as usize)
-            .find(|&c| self.board[c] != EMPTY)
+        let ray = self.v.geometry.ray(king, d);
+        let i = ray.iter().position(|&c| self.board[c as usize] != EMPTY)?;
+        self.scan = (d, i, 0);
+        Some(ray[i] as usize)
     }
 
     #[inline(always)]
-    fn ray_next_blocker(&mut self, king: Cell, d: usize, first: Cell) -> Option<Cell> {
-        self.v
-            .geometry
-            .ray(king, d)
-            .iter()
-            .map(|&c| c as usize)
-            .skip_while(|&c| c != first)
-            .skip(1)
-            .find(|&c| self.board[c] != EMPTY)
+    fn ray_next_blocker(&mut self, king: Cell, d: usize, _first: Cell) -> Option<Cell> {
+        let ray = self.v.geometry.ray(king, d);
+        let from = self.scan.1 + 1;
+        let i = from
+            + ray[from..]
+                .iter()
+                .position(|&c| self.board[c as usize] != EMPTY)?;
+        self.scan.2 = i;
+        Some(ray[i] as usize)
     }
 
-    fn add_check_line(&mut self, king: Cell, d: usize, checker: Cell) {
+    fn add_check_line(&mut self, king: Cell, d: usize, _checker: Cell) {
         let ray = self.v.geometry.ray(king, d);
-        let len = ray.iter().position(|&c| c as usize == checker).unwrap_or(0) + 1;
-        self.add_line(&ray[..len]);
+        self.add_line(&ray[..=self.scan.1]);
     }
 
     fn add_check_cell(&mut self, checker: Cell) {
         self.add_line(&[checker as u16]);
     }
 
-    fn add_pin(&mut self, pinned: Cell, king: Cell, d: usize, pinner: Cell) {
-        let ray = self.v.geometry.ray(king, d);
-        let len = ray.iter().position(|&c| c as usize == pinner).unwrap_or(0) + 1;
+    fn add_pin(&mut self, pinned: Cell, _king: Cell, d: usize, _pinner: Cell) {
         self.s.pins.push(Pin {
             cell: pinned as u16,
             dir: d as u16,
-            len: len as u16,
+            len: (self.scan.2 + 1) as u16,
         });
     }
 

@@ -31,6 +31,11 @@ use super::{GenType, MoveSink};
 pub(crate) trait Backend {
     /// A set of destination cells a piece's moves are restricted to.
     type Mask: Copy;
+    /// The cells of the pieces of the seat generated for.
+    type Pieces: Iterator<Item = Cell>;
+
+    /// The cells of our pieces, in increasing order.
+    fn own_pieces(&self) -> Self::Pieces;
 
     /// Whether `cell` is in `mask`.
     fn contains(&self, mask: Self::Mask, cell: Cell) -> bool;
@@ -152,7 +157,7 @@ pub(crate) fn generate<B: Backend>(
     } else {
         b.setwise_pawns(which, out)
     };
-    for from in pos.seat_cells(us) {
+    for from in b.own_pieces() {
         let kind = piece_kind(pos.piece_at(from));
         let kd = &v.kinds[kind];
         if kd.royal {
@@ -165,7 +170,10 @@ pub(crate) fn generate<B: Backend>(
         let mask = b.mask_for(from);
         if kd.pawn.is_some() {
             let setwise = b.moved_setwise(handled, from);
-            pawn_moves(pos, us, b, from, kind, mask, setwise, which, out);
+            // A pawn moved set-wise has only en passant left to try.
+            if !setwise || pos.en_passant().is_some() {
+                pawn_moves(pos, us, b, from, kind, mask, setwise, which, out);
+            }
             continue;
         }
         b.piece_moves(from, kind, mask, which, out);

@@ -277,6 +277,26 @@ impl Position {
     }
 }
 
+/// The longest beginning of `line` whose moves are legal one after the
+/// other from `pos` (a line taken from a hash table can end in a move of
+/// another position).
+pub fn legal_prefix(pos: &Position, line: &[Move]) -> Vec<Move> {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(line.len());
+    let mut list = Vec::new();
+    with_generator(pos.variant(), |g| {
+        for &m in line {
+            g.generate(&p, &mut list);
+            if !list.contains(&m) {
+                break;
+            }
+            out.push(m);
+            p.make(m);
+        }
+    });
+    out
+}
+
 fn perft_inner(pos: &mut Position, depth: u32, g: &mut MoveGen, lists: &mut [Vec<Move>]) -> u64 {
     let (list, rest) = lists
         .split_first_mut()

@@ -31,10 +31,11 @@ use crate::search::{Engine, EngineOptions, Limits, SearchControl, SearchInfo, Se
 pub enum SearchEvent<'a> {
     /// A progress report (finished line or current root move).
     Info(&'a SearchInfo),
-    /// The search ended normally.
+    /// The search ended. A search that failed (an internal error) ends too,
+    /// with [`SearchResult::failure`] set and the first legal move as its
+    /// best move, so that every front-end keeps the game going the same
+    /// way.
     Done(SearchResult),
-    /// The search failed (an internal error, reported as text); no result.
-    Failed(String),
 }
 
 /// What a perft count produces.
@@ -283,10 +284,8 @@ fn engine_thread(options: EngineOptions, rx: Receiver<Job>, busy: Arc<AtomicUsiz
                     Ok(result) => report(SearchEvent::Done(result)),
                     Err(p) => {
                         engine = Engine::new(engine.options());
-                        report(SearchEvent::Failed(format!(
-                            "search failed: {}",
-                            panic_text(p.as_ref())
-                        )));
+                        let failure = format!("search failed: {}", panic_text(p.as_ref()));
+                        report(SearchEvent::Done(SearchResult::fallback(&pos, failure)));
                     }
                 }
             }

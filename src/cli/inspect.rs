@@ -1,0 +1,178 @@
+//! Subcommands that inspect boards and rules: perft, diagrams, the variant
+//! list, the seeds' mobility and start-position axioms.
+
+use std::io::Write;
+use std::time::Instant;
+
+use ndchess::board::piece::{EMPTY, Piece, piece_kind, piece_seat};
+use ndchess::board::registry;
+use ndchess::board::seating::Seat;
+use ndchess::board::variant::Variant;
+use ndchess::rules::movegen;
+use ndchess::rules::notation;
+use ndchess::theory::mobility;
+
+use super::{CommandError, VariantArgs, io};
+
+/// `ndchess perft`.
+pub fn perft(
+    args: &VariantArgs,
+    depth: u32,
+    divide: bool,
+    threads: usize,
+) -> Result<(), CommandError> {
+    let (_v, pos) = args.load()?;
+    let started = Instant::now();
+    let king_takes_rook = pos.king_takes_rook();
+    let total = if depth == 0 {
+        1
+    } else if threads == 1 && !divide && depth < 5 {
+        let mut p = pos.clone();
+        movegen::perft(&mut p, depth)
+    } else {
+        // Deep runs report each finished root move on stderr.
+        let roots = pos.legal_moves().len();
+        let finished = std::sync::atomic::AtomicUsize::new(0);
+        let progress = |m, n| {
+            if depth >= 5 {
+                let k = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                eprintln!(
+                    "perft: {k}/{roots} root moves done ({} {n}, {:.1} s)",
+                    pos.move_text(m, king_takes_rook),
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        };
+        let results = movegen::perft_divide_with_progress(&pos, depth, threads, progress)
+            .map_err(|e| CommandError::Other(e.to_string()))?;
+        let mut lines: Vec<(String, u64)> = results
+            .iter()
+            .map(|&(m, n)| (pos.move_text(m, king_takes_rook), n))
+            .collect();
+        lines.sort();
+        if divide {
+            let mut out = std::io::stdout().lock();
+            for (m, n) in &lines {
+                writeln!(out, "{m}: {n}").map_err(io)?;
+            }
+        }
+        lines.iter().map(|x| x.1).sum()
+    };
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "perft {depth}: {total} nodes in {secs:.3} s ({:.0} nodes/s)",
+        total as f64 / secs.max(1e-9)
+    );
+    println!("Nodes searched: {total}");
+    Ok(())
+}
+
+/// `ndchess show`.
+pub fn show(args: &VariantArgs) -> Result<(), CommandError> {
+    let (v, pos) = args.load()?;
+    println!("variant {}", v.spec);
+    print!("{}", notation::diagram(&pos));
+    Ok(())
+}
+
+/// One line of `ndchess variants`.
+pub fn describe_variant(v: &Variant) -> String {
+    let g = &v.geometry;
+    let lens: Vec<String> = g.lens().iter().map(|l| l.to_string()).collect();
+    let mut army: Vec<(char, usize)> = Vec::new();
+    for &(_, p) in v
+        .start
+        .iter()
+        .filter(|(_, p)| piece_seat(*p) == Seat::FIRST)
+    {
+        let letter = v.kinds[piece_kind(p)].letter;
+        match army.iter_mut().find(|(c, _)| *c == letter) {
+            Some(e) => e.1 += 1,
+            None => army.push((letter, 1)),
+        }
+    }
+    let army: Vec<String> = army.iter().map(|(c, n)| format!("{n}{c}")).collect();
+    format!(
+        "{:<34} dimension {} size {} cells {} players {} army {}",
+        v.spec,
+        g.dims(),
+        lens.join("x"),
+        g.cell_count(),
+        v.seat_count(),
+        army.join(" ")
+    )
+}
+
+/// `ndchess variants`: every family of the registry with its parameters,
+/// then one line per example spec.
+pub fn variants() -> Result<(), CommandError> {
+    println!("Variant specs are name[:key=value,...]:");
+    for f in registry::FAMILIES {
+        let params: Vec<String> = f
+            .parameters()
+            .map(|p| {
+                format!(
+                    "{}={} (default {})",
+                    p.key,
+                    p.values_text(),
+                    p.default_text()
+                )
+            })
+            .collect();
+        println!("  {:<17} {}", f.name, f.summary);
+        if !params.is_empty() {
+            println!("  {:<17} {}", "", params.join(", "));
+        }
+    }
+    println!();
+    for spec in registry::example_specs() {
+        let v = Variant::from_spec(spec).map_err(CommandError::Variant)?;
+        println!("{}", describe_variant(&v));
+    }
+    Ok(())
+}
+
+/// `ndchess mobility`.
+pub fn mobility(args: &VariantArgs) -> Result<(), CommandError> {
+    let (v, _) = args.load()?;
+    let r = mobility::report(&v);
+    println!("variant {}", v.spec);
+    println!(
+        "{:<14} {:>6} {:>8} {:>10}",
+        "piece", "cells", "total", "average"
+    );
+    for k in &r.kinds {
+        let kind = &v.kinds[k.kind];
+        let n = k.classes.len();
+        for (i, c) in k.classes.iter().enumerate() {
+            let class = if n > 1 {
+                format!("  (class {} of {n})", i + 1)
+            } else {
+                String::new()
+            };
+            println!(
+                "{:<14} {:>6} {:>8} {:>10.4}{}",
+                format!("{} ({})", kind.name, kind.letter),
+                c.cells,
+                c.total,
+                c.average(),
+                class
+            );
+        }
+    }
+    println!("army total: {}", r.army_total);
+    Ok(())
+}
+
+/// `ndchess axioms`: the T4.2 start-position axioms for the start position,
+/// or for the placement of `--fen` (to try a setup of one's own).
+pub fn axioms(args: &VariantArgs) -> Result<(), CommandError> {
+    let (v, pos) = args.load()?;
+    let pieces: Vec<(ndchess::board::geometry::Cell, Piece)> = (0..v.geometry.cell_count())
+        .filter(|&c| pos.piece_at(c) != EMPTY)
+        .map(|c| (c, pos.piece_at(c)))
+        .collect();
+    println!("variant {}", v.spec);
+    print!("{}", ndchess::theory::axioms::check_placement(&v, &pieces));
+    Ok(())
+}

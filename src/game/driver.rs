@@ -1,0 +1,201 @@
+//! The one game loop: ask the deciding seats' players, play what they
+//! decide, keep the clocks, and end the game by the rules, by a move limit
+//! or by a player's forfeit.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::board::seating::{BySeat, Seat, Turn};
+use crate::rules::moves::{Decision, JointDecision};
+
+use super::clock::{Clock, TimeControl};
+use super::record::{Game, GameEnd, GameError};
+
+/// What a player is asked.
+#[derive(Debug)]
+pub struct Request<'a> {
+    /// The game so far (its position is the one to decide in).
+    pub game: &'a Game,
+    /// The seat to decide for.
+    pub seat: Seat,
+    /// The clocks, when the game has a time control.
+    pub clock: Option<&'a Clock>,
+}
+
+/// What a player answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The decision.
+    pub decision: Decision,
+    /// A comment for the record (an engine's score and depth).
+    pub note: Option<String>,
+}
+
+/// Why a player could not answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerError {
+    /// The player is gone (a process that died).
+    Crashed(String),
+    /// The player did not answer in time.
+    Timeout,
+    /// The player answered something that is not a decision here.
+    Protocol(String),
+}
+
+impl fmt::Display for PlayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerError::Crashed(s) => write!(f, "crashed: {s}"),
+            PlayerError::Timeout => write!(f, "no answer in time"),
+            PlayerError::Protocol(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl std::error::Error for PlayerError {}
+
+/// A player: anything that decides for a seat.
+pub trait Player {
+    /// The player's name for records.
+    fn name(&self) -> String;
+    /// A game starts.
+    fn new_game(&mut self, _game: &Game) -> Result<(), PlayerError> {
+        Ok(())
+    }
+    /// Decides for `request.seat` in the game's current position, without
+    /// seeing the decisions of the other seats of a simultaneous turn.
+    fn decide(&mut self, request: &Request<'_>) -> Result<Verdict, PlayerError>;
+    /// The game is over.
+    fn game_over(&mut self, _game: &Game) {}
+}
+
+/// How [`run`] runs a game.
+#[derive(Clone, Debug, Default)]
+pub struct DriverOptions {
+    /// The clocks' time control (none: the players' own limits).
+    pub time_control: Option<TimeControl>,
+    /// Time a player may overstep its clock before it loses on time.
+    pub time_margin: Duration,
+    /// Steps after which the game is adjudicated a draw.
+    pub max_plies: Option<usize>,
+}
+
+/// Plays `game` to its end: `players[seats[s]]` decides for seat `s` (one
+/// player may hold several seats; a turn in which any seat of a side may
+/// move is decided by its lowest seat's player). `observe` sees the game
+/// after every step. A player that fails, runs out of time or decides
+/// something illegal forfeits.
+pub fn run(
+    game: &mut Game,
+    players: &mut [&mut dyn Player],
+    seats: &BySeat<usize>,
+    options: &DriverOptions,
+    observe: &mut dyn FnMut(&Game),
+) -> GameEnd {
+    let v = game.position().variant().clone();
+    let mut clock = options
+        .time_control
+        .map(|tc| Clock::new(tc, v.seat_count()));
+    for (i, p) in players.iter_mut().enumerate() {
+        if let Err(e) = p.new_game(game)
+            && let Some(s) = seats.iter().find(|(_, pi)| **pi == i).map(|(s, _)| s)
+        {
+            game.forfeit(s, format!("cannot start: {e}"));
+        }
+    }
+    while !game.is_over() {
+        if options.max_plies.is_some_and(|m| game.plies().len() >= m) {
+            let draw = crate::rules::outcome::Outcome::draw(
+                v.seat_count(),
+                crate::rules::outcome::EndReason::Adjudicated,
+            );
+            game.adjudicate(draw, "move limit reached");
+            break;
+        }
+        let turn = game.position().turn();
+        let deciders: Vec<Seat> = match turn {
+            Turn::One(s) => vec![s],
+            Turn::AnyOf(set) => set.lowest().into_iter().collect(),
+            Turn::All(set) => set.iter().collect(),
+        };
+        let mut verdicts = Vec::with_capacity(deciders.len());
+        for &seat in &deciders {
+            let Some(player) = players.get_mut(seats[seat]) else {
+                game.forfeit(seat, "no player for the seat");
+                break;
+            };
+            let started = Instant::now();
+            let answer = player.decide(&Request {
+                game,
+                seat,
+                clock: clock.as_ref(),
+            });
+            let used = started.elapsed();
+            match answer {
+                Err(e) => {
+                    game.forfeit(seat, e.to_string());
+                    break;
+                }
+                Ok(verdict) => {
+                    if let Some(c) = clock.as_mut()
+                        && !c.charge(seat, used, options.time_margin)
+                    {
+                        game.forfeit(seat, "loses on time");
+                        break;
+                    }
+                    verdicts.push((seat, verdict));
+                }
+            }
+        }
+        if game.is_over() {
+            break;
+        }
+        let result = match turn {
+            Turn::All(_) => {
+                let mut joint = JointDecision::new(v.seat_count());
+                for (seat, verdict) in &verdicts {
+                    joint.set(*seat, verdict.decision);
+                }
+                let notes: Vec<String> = verdicts
+                    .iter()
+                    .filter_map(|(s, verdict)| {
+                        verdict
+                            .note
+                            .as_ref()
+                            .map(|n| format!("{}: {n}", v.seating.name(*s)))
+                    })
+                    .collect();
+                let note = (!notes.is_empty()).then(|| notes.join("; "));
+                game.play_joint(&joint, note).map(|_| ()).map_err(|e| {
+                    let seat = match &e {
+                        GameError::Joint(
+                            crate::rules::simultaneous::JointError::Illegal(s)
+                            | crate::rules::simultaneous::JointError::MustMove(s)
+                            | crate::rules::simultaneous::JointError::Missing(s),
+                        ) => *s,
+                        _ => deciders[0],
+                    };
+                    (seat, e)
+                })
+            }
+            _ => {
+                let (seat, verdict) = verdicts.remove(0);
+                match verdict.decision {
+                    Decision::Move(m) => game.play(m, verdict.note).map_err(|e| (seat, e)),
+                    Decision::Pass => Err((seat, GameError::WrongTurn)),
+                }
+            }
+        };
+        if let Err((seat, e)) = result {
+            game.forfeit(seat, format!("illegal decision: {e}"));
+            break;
+        }
+        observe(game);
+    }
+    for p in players.iter_mut() {
+        p.game_over(game);
+    }
+    game.end()
+        .cloned()
+        .expect("invariant: the loop ends only when the game is over")
+}

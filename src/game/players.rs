@@ -1,0 +1,111 @@
+//! Players inside the process: the engine's search, and a random mover
+//! (openings, tests).
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::game::clock::TimeControl;
+use crate::rules::moves::Decision;
+use crate::search::{Engine, EngineOptions, Limits, SearchControl};
+
+use super::driver::{Player, PlayerError, Request, Verdict};
+
+/// The engine's own search as a player.
+#[derive(Debug)]
+pub struct EnginePlayer {
+    name: String,
+    engine: Engine,
+    limits: Limits,
+}
+
+impl EnginePlayer {
+    /// A player searching with `options` under `limits` (a game's clocks,
+    /// when it has some, take the place of the time limits).
+    pub fn new(name: impl Into<String>, options: EngineOptions, limits: Limits) -> EnginePlayer {
+        EnginePlayer {
+            name: name.into(),
+            engine: Engine::new(options),
+            limits,
+        }
+    }
+
+    /// The engine.
+    pub fn engine(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+}
+
+impl Player for EnginePlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self, _game: &super::Game) -> Result<(), PlayerError> {
+        self.engine.new_game();
+        Ok(())
+    }
+
+    fn decide(&mut self, request: &Request<'_>) -> Result<Verdict, PlayerError> {
+        let pos = request.game.position();
+        if pos.turn().is_simultaneous() {
+            return Err(PlayerError::Protocol(
+                "the search decides in sequential turns only".into(),
+            ));
+        }
+        let mut limits = self.limits.clone();
+        if let Some(clock) = request.clock {
+            match clock.control() {
+                TimeControl::PerMove(d) => limits.movetime = Some(d),
+                TimeControl::Clock { inc, .. } => {
+                    limits.time = clock.left().values().iter().map(|&t| Some(t)).collect();
+                    limits.inc = clock.left().values().iter().map(|_| Some(inc)).collect();
+                    limits.movestogo = clock.moves_to_go(request.seat);
+                }
+            }
+        }
+        let r = self
+            .engine
+            .search(pos, &limits, &SearchControl::new(), &mut |_| {});
+        let m = r
+            .best
+            .ok_or_else(|| PlayerError::Protocol("the search found no move".into()))?;
+        Ok(Verdict {
+            decision: Decision::Move(m),
+            note: Some(format!("{} depth {} nodes {}", r.score, r.depth, r.nodes)),
+        })
+    }
+}
+
+/// A player choosing uniformly among the legal moves (seeded: the same
+/// seed gives the same choices).
+#[derive(Debug)]
+pub struct RandomPlayer {
+    rng: StdRng,
+}
+
+impl RandomPlayer {
+    /// A random player with seed `seed`.
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: StdRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn decide(&mut self, request: &Request<'_>) -> Result<Verdict, PlayerError> {
+        let moves = request.game.position().legal_moves_of(request.seat);
+        if moves.is_empty() {
+            return Err(PlayerError::Protocol("no legal move".into()));
+        }
+        let m = moves[self.rng.random_range(0..moves.len())];
+        Ok(Verdict {
+            decision: Decision::Move(m),
+            note: Some("random move".into()),
+        })
+    }
+}
