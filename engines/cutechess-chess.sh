@@ -3,7 +3,7 @@
 # engine), classical chess, 10 s + 0.1 s per game, two games with colours
 # reversed. NDCHESS overrides the engine command (default: ndchess on PATH).
 # Extra arguments are passed on, e.g. `-games 20 -concurrency 2`.
-# The options set here are checked against the engine by tests/uci_hosts.rs.
+# The options set here are checked against the engine by tests/protocol/uci_hosts.rs.
 NDCHESS="${NDCHESS:-ndchess}"
 exec cutechess-cli \
     -engine name=ndchess-a cmd="$NDCHESS" \

@@ -9,7 +9,7 @@ Chess960 game of the engine against itself). python-chess manages
 UCI_Chess960 and UCI_Variant itself; the variant options of the ndchess
 extension (UCI_Variant other than chess, Dimension, EdgeLength, …) are for
 hosts that speak the extension (docs/protocol.md), since python-chess only
-knows boards it can represent. Run by tests/uci_python.rs.
+knows boards it can represent. Run by tests/python_chess.rs.
 """
 
 import sys

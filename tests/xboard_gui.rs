@@ -24,8 +24,8 @@
 //! environment variable `CI` is set and is skipped loudly otherwise.
 //! The logs stay in `ci-logs/xboard/` for CI to keep as artifacts.
 
+#[path = "protocol/uci_support/mod.rs"]
 mod uci_support;
-
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -10,7 +10,7 @@
 //! castling — come from [`super::legal`]; this backend only answers them
 //! with bit operations, and moves unpinned pawns set-wise where every pawn
 //! step is a constant index shift. Its agreement with the ray-walking
-//! backend is tested in `tests/fast_path.rs` and by perft.
+//! backend is tested in `tests/rules/fast_path.rs` and by perft.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};

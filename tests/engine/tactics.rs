@@ -9,8 +9,7 @@
 //!   move generator (`tests/reference/`): a mate in N exists (some move
 //!   after which every defence allows a mate in N−1), and no mate in N−1.
 
-mod reference;
-
+use crate::reference;
 use std::sync::Arc;
 
 use ndchess::board::variant::Variant;

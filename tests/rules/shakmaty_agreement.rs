@@ -447,7 +447,7 @@ fn chess960_random_playouts() {
 }
 
 /// The suite files' counts up to depth 3 reproduced by shakmaty, so that
-/// `tests/perft_suites.rs` checks ndchess against correct numbers.
+/// `tests/rules/perft_suites.rs` checks ndchess against correct numbers.
 #[test]
 fn suite_files_agree_with_shakmaty() {
     let mut checked = 0;

@@ -1,4 +1,4 @@
-//! What the protocol fuzz tests (tests/uci_fuzz.rs, tests/xboard_fuzz.rs)
+//! What the protocol fuzz tests (tests/protocol/uci_fuzz.rs, tests/protocol/xboard_fuzz.rs)
 //! share: random choices, mutations of valid lines, garbage bytes read as
 //! the input thread reads them, and the regression corpora.
 

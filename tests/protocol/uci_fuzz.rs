@@ -10,8 +10,7 @@
 //! that once found a bug are kept in tests/data/uci_corpus/ and replayed
 //! first.
 
-mod fuzz_support;
-
+use crate::fuzz_support;
 use crossbeam_channel::{Receiver, unbounded};
 use fuzz_support::{assert_printable, corpus, garbage, mutate, pick, seed_and_lines};
 use ndchess::protocol::InputLine;

@@ -23,8 +23,7 @@
 //! `stop`. The measured figures are in docs/performance.md ("Protocol
 //! latency").
 
-mod uci_support;
-
+use crate::uci_support;
 use std::time::{Duration, Instant};
 
 use ndchess::board::registry;

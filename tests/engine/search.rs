@@ -3,8 +3,7 @@
 //! variant), single-thread determinism, stop and ponder from another
 //! thread, MultiPV, searchmoves, draws and the cube's stalemate win.
 
-mod reference;
-
+use crate::reference;
 use std::sync::Arc;
 use std::time::Duration;
 

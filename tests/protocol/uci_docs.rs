@@ -7,12 +7,11 @@
 //! matches any `bestmove` (but `bestmove (none)` only itself); every other
 //! line (options, announcements, perft counts, errors) must be equal.
 //!
-//! `cargo test --release --test uci_docs -- --ignored --nocapture`
+//! `cargo test --release --test protocol uci_docs -- --ignored --nocapture`
 //! prints fresh transcripts of the same inputs for pasting into the
 //! documentation.
 
-mod uci_support;
-
+use crate::uci_support;
 use std::time::Duration;
 
 use uci_support::EngineProcess;

@@ -4,8 +4,7 @@
 //!
 //! These tests use no code from `src/`.
 
-mod reference;
-
+use crate::reference;
 use reference::{
     Kind, MAX_DIM, Move, Piece, Position, Special, Variant, chess960_back_rank, cube_cell,
 };

@@ -8,10 +8,9 @@
 //! the tests print the moves leading to the first position where the move
 //! lists differ and the difference itself.
 //!
-//! Run with `cargo test --release --test reference_agreement`.
+//! Run with `cargo test --release --test rules reference_agreement`.
 
-mod reference;
-
+use crate::reference;
 use ndchess::board::variant::Variant as FastVariant;
 use ndchess::rules::movegen;
 use ndchess::rules::moves::MoveKey;

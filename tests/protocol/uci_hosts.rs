@@ -5,8 +5,7 @@
 //! configuration serves an XBoard dialogue when `polyglot` is installed.
 //! (The python-chess snippet is run by tests/python_chess.rs.)
 
-mod uci_support;
-
+use crate::uci_support;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;

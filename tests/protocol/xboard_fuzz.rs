@@ -1,5 +1,5 @@
 //! Randomized robustness test of the XBoard (CECP v2) front-end, the
-//! counterpart of tests/uci_fuzz.rs: at least 100,000 random, mutated and
+//! counterpart of tests/protocol/uci_fuzz.rs: at least 100,000 random, mutated and
 //! garbage protocol lines go through `XBoard::handle` in-process, with the
 //! engine's searches, moves, pondering and analysis running between them.
 //! Checked for every line and every batch of engine reports:
@@ -38,8 +38,7 @@
 //! harness tracks when they may run and sends `exit` and `easy` before it
 //! waits for the engine.
 
-mod fuzz_support;
-
+use crate::fuzz_support;
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 

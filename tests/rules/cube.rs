@@ -358,7 +358,7 @@ struct Game {
 }
 
 fn games() -> Vec<Game> {
-    let text = include_str!("data/cube_endgames.txt");
+    let text = include_str!("../data/cube_endgames.txt");
     let mut out: Vec<Game> = Vec::new();
     for line in text.lines() {
         if let Some(key) = line.strip_prefix("== ") {
