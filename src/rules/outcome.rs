@@ -144,6 +144,18 @@ impl Outcome {
         self
     }
 
+    /// `loser` is mated; every other side wins.
+    pub fn checkmate(v: &Variant, loser: Seat) -> Outcome {
+        let losers = SeatSet::single(loser);
+        Outcome::defeat(v, losers, EndReason::Checkmate { losers })
+    }
+
+    /// `loser` is stalemated in a variant where that loses.
+    pub fn stalemate_loss(v: &Variant, loser: Seat) -> Outcome {
+        let losers = SeatSet::single(loser);
+        Outcome::defeat(v, losers, EndReason::StalemateLoss { losers })
+    }
+
     /// Whether every seat scored the same.
     pub fn is_draw(&self) -> bool {
         self.points.values().windows(2).all(|w| w[0] == w[1])

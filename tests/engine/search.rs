@@ -7,24 +7,12 @@ use crate::reference;
 use std::sync::Arc;
 use std::time::Duration;
 
-use ndchess::board::seating::{Seat, SeatSet};
+use ndchess::board::seating::Seat;
 use ndchess::board::variant::Variant;
 use ndchess::eval::EvalConfig;
 use ndchess::rules::outcome::{EndReason, Outcome};
 use ndchess::rules::position::Position;
 use ndchess::search::{Engine, EngineOptions, Limits, Score, SearchControl, SearchInfo};
-
-/// The seat `loser` is mated.
-fn mate_of(v: &Variant, loser: usize) -> Outcome {
-    let losers = SeatSet::single(Seat::new(loser));
-    Outcome::defeat(v, losers, EndReason::Checkmate { losers })
-}
-
-/// The seat `loser` is stalemated and loses (the cube).
-fn stalemate_loss_of(v: &Variant, loser: usize) -> Outcome {
-    let losers = SeatSet::single(Seat::new(loser));
-    Outcome::defeat(v, losers, EndReason::StalemateLoss { losers })
-}
 
 const SPECS: &[&str] = &[
     "chess",
@@ -116,7 +104,11 @@ fn finished_games_return_no_move() {
     let cube_stalemate =
         Position::from_text(&cube, "4/4/4/4|4/4/4/4|R3/4/4/4|1k2/2K1/4/4 b - - 0 11").unwrap();
     for (pos, score, outcome) in [
-        (&mated, Score::Mate(0), mate_of(&chess, 0)),
+        (
+            &mated,
+            Score::Mate(0),
+            Outcome::checkmate(&chess, Seat::new(0)),
+        ),
         (
             &stalemate,
             Score::Cp(0),
@@ -125,7 +117,7 @@ fn finished_games_return_no_move() {
         (
             &cube_stalemate,
             Score::StalemateWin(0),
-            stalemate_loss_of(&cube, 1),
+            Outcome::stalemate_loss(&cube, Seat::new(1)),
         ),
     ] {
         for limits in [
@@ -296,7 +288,10 @@ fn cube_stalemate_win_is_scored_between_mate_and_material() {
     assert_eq!(r.score, Score::StalemateWin(1));
     let mut after = pos.clone();
     after.make(r.best.unwrap());
-    assert_eq!(after.outcome(), Some(stalemate_loss_of(&cube, 1)));
+    assert_eq!(
+        after.outcome(),
+        Some(Outcome::stalemate_loss(&cube, Seat::new(1)))
+    );
     // The reference generator confirms: no mate in 1 or 2 here, so the
     // stalemate win is the best result in reach.
     let rv = reference::Variant::from_spec("cube").unwrap();
@@ -369,7 +364,7 @@ fn cube_king_and_rook_against_king_ends_in_the_stalemate_win() {
     }
     assert_eq!(
         pos.outcome(),
-        Some(stalemate_loss_of(&cube, 1)),
+        Some(Outcome::stalemate_loss(&cube, Seat::new(1))),
         "{}",
         pos.to_text()
     );

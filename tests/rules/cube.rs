@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use ndchess::board::piece::{piece_kind, piece_seat};
-use ndchess::board::seating::{Seat, SeatSet};
+use ndchess::board::seating::Seat;
 use ndchess::board::variant::Variant;
 use ndchess::protocol::text::result_text;
 use ndchess::rules::moves::Move;
@@ -23,18 +23,6 @@ use ndchess::rules::notation::san::{
 };
 use ndchess::rules::outcome::{EndReason, Outcome};
 use ndchess::rules::position::Position;
-
-/// The seat `loser` is mated.
-fn mate_of(v: &Variant, loser: usize) -> Outcome {
-    let losers = SeatSet::single(Seat::new(loser));
-    Outcome::defeat(v, losers, EndReason::Checkmate { losers })
-}
-
-/// The seat `loser` is stalemated and loses.
-fn stalemate_loss_of(v: &Variant, loser: usize) -> Outcome {
-    let losers = SeatSet::single(Seat::new(loser));
-    Outcome::defeat(v, losers, EndReason::StalemateLoss { losers })
-}
 
 fn cube() -> Arc<Variant> {
     Variant::from_spec("cube").expect("invariant: 'cube' is a built-in variant")
@@ -456,8 +444,8 @@ fn replay(key: &str, pos: &mut Position, items: &[Item], out: &mut Replay, main:
                 assert_eq!(reference.in_check(), *ending == Ending::Mate, "{key}");
                 let v = pos.variant().clone();
                 let expected = match ending {
-                    Ending::Mate => mate_of(&v, 1),
-                    Ending::Stalemate => stalemate_loss_of(&v, 1),
+                    Ending::Mate => Outcome::checkmate(&v, Seat::new(1)),
+                    Ending::Stalemate => Outcome::stalemate_loss(&v, Seat::new(1)),
                 };
                 assert_eq!(result, expected, "{key}: {}", pos.to_text());
                 assert_eq!(last_move_mate, *ending == Ending::Mate, "{key}");
@@ -716,18 +704,18 @@ fn stalemate_scores_three_quarters_for_the_stalemating_side() {
     let pos = position(&pieces("Kw c3d, Rw a4g, Kb b4d"), false, 0);
     assert!(pos.legal_moves().is_empty() && !pos.in_check());
     let r = pos.outcome().expect("stalemate ends the game");
-    assert_eq!(r, stalemate_loss_of(pos.variant(), 1));
+    assert_eq!(r, Outcome::stalemate_loss(pos.variant(), Seat::new(1)));
     assert_eq!(result_text(&r), "3/4-1/4");
     // The colour-reversed position: white is stalemated, black wins ¾.
     let pos = position(&pieces("Kb b2a, Rb d1b, Kw c1a"), true, 0);
     assert!(pos.legal_moves().is_empty() && !pos.in_check());
     let r = pos.outcome().expect("stalemate ends the game");
-    assert_eq!(r, stalemate_loss_of(pos.variant(), 0));
+    assert_eq!(r, Outcome::stalemate_loss(pos.variant(), Seat::new(0)));
     assert_eq!(result_text(&r), "1/4-3/4");
     // Mate is the full point: the K+2R game's end (seed: "14. Ta4d matt").
     let pos = position(&pieces("Kw c2d, Rw a4d, Rw b4g, Kb c4d"), false, 0);
     let r = pos.outcome().expect("mate ends the game");
-    assert_eq!(r, mate_of(pos.variant(), 1));
+    assert_eq!(r, Outcome::checkmate(pos.variant(), Seat::new(1)));
     assert_eq!(result_text(&r), "1-0");
     assert_ne!(result_text(&r), "3/4-1/4");
 }
