@@ -17,6 +17,7 @@
 //!   records);
 //! - [`protocol`]: the UCI and XBoard front-ends.
 
+pub mod arbiter;
 pub mod board;
 pub mod engine;
 pub mod eval;

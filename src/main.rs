@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 mod cli;
 
 use cli::VariantArgs;
-use cli::{inspect, play, search};
+use cli::{arbiter, inspect, play, search};
 
 #[derive(Parser)]
 #[command(
@@ -64,10 +64,32 @@ enum Command {
         #[arg(long, short)]
         depth: Option<u32>,
     },
+    /// Referee a match between two engines (UCI or XBoard) in any variant;
+    /// cutechess-cli-style options (docs/arbiter.md).
+    Match(arbiter::ArbiterArgs),
+    /// Referee a round robin or gauntlet of several engines;
+    /// `tournament merge JOURNAL…` combines shards (docs/arbiter.md).
+    Tournament(arbiter::ArbiterArgs),
+    /// PGN tools.
+    Pgn {
+        #[command(subcommand)]
+        command: PgnCommand,
+    },
     /// Check the start position (or --fen) against the T4.2 axioms.
     Axioms {
         #[command(flatten)]
         variant: VariantArgs,
+    },
+}
+
+#[derive(Subcommand)]
+enum PgnCommand {
+    /// Replay every game with the engine's rules: legal moves, result and
+    /// termination; prints each game's final position.
+    Check {
+        /// PGN files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
     },
 }
 
@@ -96,6 +118,11 @@ fn main() {
         Command::Analyse(args) => search::analyse(&args),
         Command::Play(args) => play::play(&args).map(|_| ()),
         Command::Bench { depth } => search::bench(depth),
+        Command::Match(args) => arbiter::run(&args, false),
+        Command::Tournament(args) => arbiter::run(&args, true),
+        Command::Pgn {
+            command: PgnCommand::Check { files },
+        } => arbiter::pgn_check(&files),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");

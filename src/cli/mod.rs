@@ -2,6 +2,7 @@
 //! one file per kind of work (inspecting boards and rules, searching,
 //! playing). `main.rs` only wires them to clap.
 
+pub mod arbiter;
 pub mod inspect;
 pub mod play;
 pub mod search;

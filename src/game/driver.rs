@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use crate::board::seating::{BySeat, Seat, Turn};
 use crate::rules::moves::{Decision, JointDecision};
 
+use super::adjudication::{Adjudicator, DrawRule, ResignRule};
 use super::clock::{Clock, TimeControl};
-use super::record::{Game, GameEnd, GameError};
+use super::record::{Annotation, Game, GameEnd, GameError};
 
 /// What a player is asked.
 #[derive(Debug)]
@@ -22,6 +23,18 @@ pub struct Request<'a> {
     pub clock: Option<&'a Clock>,
 }
 
+/// An engine's evaluation of the position after its decision, from its
+/// own point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Eval {
+    /// Centipawns.
+    pub cp: Option<i32>,
+    /// Mate in this many moves (negative: being mated).
+    pub mate: Option<i32>,
+    /// Search depth reached.
+    pub depth: Option<u32>,
+}
+
 /// What a player answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
@@ -29,6 +42,8 @@ pub struct Verdict {
     pub decision: Decision,
     /// A comment for the record (an engine's score and depth).
     pub note: Option<String>,
+    /// The player's evaluation, if it gives one (adjudication, PGN).
+    pub eval: Option<Eval>,
 }
 
 /// Why a player could not answer.
@@ -40,6 +55,8 @@ pub enum PlayerError {
     Timeout,
     /// The player answered something that is not a decision here.
     Protocol(String),
+    /// The player resigned (a loss, but by the player's own choice).
+    Resigned,
 }
 
 impl fmt::Display for PlayerError {
@@ -48,6 +65,7 @@ impl fmt::Display for PlayerError {
             PlayerError::Crashed(s) => write!(f, "crashed: {s}"),
             PlayerError::Timeout => write!(f, "no answer in time"),
             PlayerError::Protocol(s) => write!(f, "{s}"),
+            PlayerError::Resigned => write!(f, "resigns"),
         }
     }
 }
@@ -78,6 +96,10 @@ pub struct DriverOptions {
     pub time_margin: Duration,
     /// Steps after which the game is adjudicated a draw.
     pub max_plies: Option<usize>,
+    /// Draw adjudication by the engines' scores.
+    pub draw_rule: Option<DrawRule>,
+    /// Resignation by an engine's score.
+    pub resign_rule: Option<ResignRule>,
 }
 
 /// Plays `game` to its end: `players[seats[s]]` decides for seat `s` (one
@@ -96,6 +118,7 @@ pub fn run(
     let mut clock = options
         .time_control
         .map(|tc| Clock::new(tc, v.seat_count()));
+    let mut adjudicator = Adjudicator::new(v.seat_count(), options.draw_rule, options.resign_rule);
     for (i, p) in players.iter_mut().enumerate() {
         if let Err(e) = p.new_game(game)
             && let Some(s) = seats.iter().find(|(_, pi)| **pi == i).map(|(s, _)| s)
@@ -132,6 +155,16 @@ pub fn run(
             });
             let used = started.elapsed();
             match answer {
+                Err(PlayerError::Resigned) => {
+                    let losers = crate::board::seating::SeatSet::single(seat);
+                    let outcome = crate::rules::outcome::Outcome::defeat(
+                        &v,
+                        losers,
+                        crate::rules::outcome::EndReason::Adjudicated,
+                    );
+                    game.adjudicate(outcome, format!("{} resigns", v.seating.name(seat)));
+                    break;
+                }
                 Err(e) => {
                     game.forfeit(seat, e.to_string());
                     break;
@@ -143,7 +176,7 @@ pub fn run(
                         game.forfeit(seat, "loses on time");
                         break;
                     }
-                    verdicts.push((seat, verdict));
+                    verdicts.push((seat, verdict, used));
                 }
             }
         }
@@ -153,12 +186,12 @@ pub fn run(
         let result = match turn {
             Turn::All(_) => {
                 let mut joint = JointDecision::new(v.seat_count());
-                for (seat, verdict) in &verdicts {
+                for (seat, verdict, _) in &verdicts {
                     joint.set(*seat, verdict.decision);
                 }
                 let notes: Vec<String> = verdicts
                     .iter()
-                    .filter_map(|(s, verdict)| {
+                    .filter_map(|(s, verdict, _)| {
                         verdict
                             .note
                             .as_ref()
@@ -179,9 +212,17 @@ pub fn run(
                 })
             }
             _ => {
-                let (seat, verdict) = verdicts.remove(0);
+                let (seat, verdict, used) = verdicts[0].clone();
                 match verdict.decision {
-                    Decision::Move(m) => game.play(m, verdict.note).map_err(|e| (seat, e)),
+                    Decision::Move(m) => game
+                        .play(m, verdict.note)
+                        .map(|_| {
+                            game.annotate_last(Annotation {
+                                time: used,
+                                eval: verdict.eval,
+                            })
+                        })
+                        .map_err(|e| (seat, e)),
                     Decision::Pass => Err((seat, GameError::WrongTurn)),
                 }
             }
@@ -189,6 +230,16 @@ pub fn run(
         if let Err((seat, e)) = result {
             game.forfeit(seat, format!("illegal decision: {e}"));
             break;
+        }
+        if !game.is_over() {
+            for (seat, verdict, _) in &verdicts {
+                if let Some((outcome, reason)) =
+                    adjudicator.after_step(game, *seat, verdict.eval.as_ref())
+                {
+                    game.adjudicate(outcome, reason);
+                    break;
+                }
+            }
         }
         observe(game);
     }

@@ -8,7 +8,8 @@ use crate::game::clock::TimeControl;
 use crate::rules::moves::Decision;
 use crate::search::{Engine, EngineOptions, Limits, SearchControl};
 
-use super::driver::{Player, PlayerError, Request, Verdict};
+use super::driver::{Eval, Player, PlayerError, Request, Verdict};
+use crate::search::score::Score;
 
 /// The engine's own search as a player.
 #[derive(Debug)]
@@ -72,6 +73,24 @@ impl Player for EnginePlayer {
         Ok(Verdict {
             decision: Decision::Move(m),
             note: Some(format!("{} depth {} nodes {}", r.score, r.depth, r.nodes)),
+            eval: Some(match r.score {
+                Score::Cp(cp) => Eval {
+                    cp: Some(cp),
+                    mate: None,
+                    depth: Some(r.depth),
+                },
+                // A stalemate win is a decisive score short of mate.
+                Score::StalemateWin(n) => Eval {
+                    cp: Some(if n > 0 { 50_000 } else { -50_000 }),
+                    mate: None,
+                    depth: Some(r.depth),
+                },
+                Score::Mate(n) => Eval {
+                    cp: None,
+                    mate: Some(if n == 0 { -1 } else { n }),
+                    depth: Some(r.depth),
+                },
+            }),
         })
     }
 }
@@ -106,6 +125,7 @@ impl Player for RandomPlayer {
         Ok(Verdict {
             decision: Decision::Move(m),
             note: Some("random move".into()),
+            eval: None,
         })
     }
 }

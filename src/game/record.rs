@@ -34,6 +34,18 @@ pub struct Ply {
     pub text: String,
     /// A player's comment (the engine's score and depth, say).
     pub note: Option<String>,
+    /// What the driver measured and the player reported: think time and
+    /// evaluation (for PGN clock comments and adjudication).
+    pub annotation: Option<Annotation>,
+}
+
+/// What the record keeps of how a step was decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Annotation {
+    /// Wall time the deciding player took, measured by the driver.
+    pub time: std::time::Duration,
+    /// The player's evaluation of its decision, if it gave one.
+    pub eval: Option<crate::game::driver::Eval>,
 }
 
 /// How a game ended.
@@ -189,6 +201,7 @@ impl Game {
             number: self.pos.fullmove_number(),
             text,
             note,
+            annotation: None,
         });
         self.pos.make(m);
     }
@@ -249,6 +262,7 @@ impl Game {
             number,
             text: texts.join(" "),
             note,
+            annotation: None,
         });
         self.end = self.pos.outcome().map(GameEnd::Rules);
         Ok(r)
@@ -263,6 +277,13 @@ impl Game {
         self.pos.unmake();
         self.end = self.pos.outcome().map(GameEnd::Rules);
         true
+    }
+
+    /// Attaches what the driver measured to the last step.
+    pub fn annotate_last(&mut self, annotation: Annotation) {
+        if let Some(p) = self.plies.last_mut() {
+            p.annotation = Some(annotation);
+        }
     }
 
     /// Ends the game by a decision outside the rules.
