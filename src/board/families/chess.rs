@@ -315,3 +315,24 @@ mod tests {
         assert_eq!(chess960_back_rank(0).iter().collect::<String>(), "BBQNNRKR");
     }
 }
+
+/// A `w` x `h` rectangle with the chess pieces and no army: the boards of
+/// the puzzle solvers (`ndchess solve --variant board:5x5`), which place
+/// pieces of their own. Not a playable variant, so not in the registry.
+pub fn rectangle(w: usize, h: usize) -> Result<VariantDef, VariantError> {
+    let g = Geometry::new(vec![h, w], vec![false, false], Shape::Box, Naming::TwoD)?;
+    let kinds = chess_kinds(&g, false);
+    Ok(VariantDef {
+        name: "board".into(),
+        spec: format!("board:{w}x{h}"),
+        geometry: g,
+        kinds,
+        seating: Seating::two_players(2, &[0]),
+        rules: chess_rules(CastlingStyle::Chess960),
+        start: Vec::new(),
+        start_castling: Vec::new(),
+        chess960_number: None,
+        fischer_random_notation: false,
+        promotion_zone: None,
+    })
+}
