@@ -25,4 +25,5 @@ pub mod game;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod solve;
 pub mod theory;

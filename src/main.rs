@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 mod cli;
 
 use cli::VariantArgs;
-use cli::{arbiter, inspect, play, search};
+use cli::{arbiter, inspect, play, search, solve};
 
 #[derive(Parser)]
 #[command(
@@ -70,6 +70,12 @@ enum Command {
     /// Referee a round robin or gauntlet of several engines;
     /// `tournament merge JOURNAL…` combines shards (docs/arbiter.md).
     Tournament(arbiter::ArbiterArgs),
+    /// Puzzle solvers: queens, non-attacking placements, knight's tours
+    /// (docs/solve.md).
+    Solve {
+        #[command(subcommand)]
+        problem: solve::Problem,
+    },
     /// PGN tools.
     Pgn {
         #[command(subcommand)]
@@ -118,6 +124,7 @@ fn main() {
         Command::Analyse(args) => search::analyse(&args),
         Command::Play(args) => play::play(&args).map(|_| ()),
         Command::Bench { depth } => search::bench(depth),
+        Command::Solve { problem } => solve::solve(&problem),
         Command::Match(args) => arbiter::run(&args, false),
         Command::Tournament(args) => arbiter::run(&args, true),
         Command::Pgn {

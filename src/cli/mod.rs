@@ -6,6 +6,7 @@ pub mod arbiter;
 pub mod inspect;
 pub mod play;
 pub mod search;
+pub mod solve;
 
 use std::fmt;
 use std::sync::Arc;

@@ -301,21 +301,6 @@ fn torus(p: &Values) -> Result<VariantDef, VariantError> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scharnagl_numbering_matches_seed_examples() {
-        // Seed 003 and RULES §2.2: 518 is the classical array, 0 is BBQNNRKR.
-        assert_eq!(
-            chess960_back_rank(518).iter().collect::<String>(),
-            "RNBQKBNR"
-        );
-        assert_eq!(chess960_back_rank(0).iter().collect::<String>(), "BBQNNRKR");
-    }
-}
-
 /// A `w` x `h` rectangle with the chess pieces and no army: the boards of
 /// the puzzle solvers (`ndchess solve --variant board:5x5`), which place
 /// pieces of their own. Not a playable variant, so not in the registry.
@@ -335,4 +320,19 @@ pub fn rectangle(w: usize, h: usize) -> Result<VariantDef, VariantError> {
         fischer_random_notation: false,
         promotion_zone: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scharnagl_numbering_matches_seed_examples() {
+        // Seed 003 and RULES §2.2: 518 is the classical array, 0 is BBQNNRKR.
+        assert_eq!(
+            chess960_back_rank(518).iter().collect::<String>(),
+            "RNBQKBNR"
+        );
+        assert_eq!(chess960_back_rank(0).iter().collect::<String>(), "BBQNNRKR");
+    }
 }

@@ -1,0 +1,153 @@
+//! `ndchess solve`: the puzzle solvers (docs/solve.md).
+
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+
+use ndchess::solve::placement::{maximum_sets, n_queens, torus_queens};
+use ndchess::solve::tour::{count_from, find};
+use ndchess::solve::{Board, SolveError};
+
+use super::CommandError;
+
+/// The problems.
+#[derive(Subcommand, Debug)]
+pub enum Problem {
+    /// Count the placements of n non-attacking queens on the n x n board
+    /// (or torus): the fast bitmask solver.
+    Queens {
+        /// Board side, 1 to 32.
+        #[arg(short)]
+        n: usize,
+        /// On the n x n torus (files, ranks and diagonals wrap).
+        #[arg(long)]
+        torus: bool,
+    },
+    /// The largest set of mutually non-attacking pieces of one kind on
+    /// any board, and the number of such sets.
+    Placement {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// The piece's letter (the board's own letters: K Q R B N P, W G …).
+        #[arg(long, default_value = "Q")]
+        piece: char,
+        /// Print at most this many of the sets.
+        #[arg(long, default_value_t = 3)]
+        limit: usize,
+        /// Give up after this many search nodes (says so).
+        #[arg(long, default_value_t = 1_000_000_000)]
+        budget: u64,
+    },
+    /// A knight's tour (open or closed) from a cell, or their number.
+    Tour {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// The start cell (default: the board's first cell).
+        #[arg(long)]
+        from: Option<String>,
+        /// A closed tour: the last cell a knight's move from the first.
+        #[arg(long)]
+        closed: bool,
+        /// Count the directed tours from the start cell instead.
+        #[arg(long)]
+        count: bool,
+        /// Give up after this many search nodes (says so).
+        #[arg(long, default_value_t = 1_000_000_000)]
+        budget: u64,
+    },
+}
+
+/// The board of a problem.
+#[derive(Args, Debug)]
+pub struct BoardArgs {
+    /// `board:WxH` (a plain rectangle) or any variant spec.
+    #[arg(long, short, default_value = "board:8x8")]
+    pub variant: String,
+}
+
+fn err(e: SolveError) -> CommandError {
+    CommandError::Other(e.to_string())
+}
+
+/// Runs a problem.
+pub fn solve(problem: &Problem) -> Result<(), CommandError> {
+    let t = Instant::now();
+    match problem {
+        Problem::Queens { n, torus } => {
+            let count = if *torus {
+                torus_queens(*n)
+            } else {
+                n_queens(*n)
+            }
+            .map_err(err)?;
+            let board = if *torus { "torus" } else { "board" };
+            println!("{n} queens on the {n}x{n} {board}: {count} placements");
+        }
+        Problem::Placement {
+            board,
+            piece,
+            limit,
+            budget,
+        } => {
+            let b = Board::from_spec(&board.variant).map_err(err)?;
+            let kind = b.kind(*piece).map_err(err)?;
+            let p = maximum_sets(&b, kind, *limit, *budget).map_err(err)?;
+            println!(
+                "{}: at most {} non-attacking {piece}; {} such placements ({} nodes)",
+                b.variant.spec, p.size, p.count, p.nodes
+            );
+            for s in &p.examples {
+                let cells: Vec<String> =
+                    s.iter().map(|&c| format!("{piece}{}", b.name(c))).collect();
+                println!("  {}", cells.join(" "));
+            }
+        }
+        Problem::Tour {
+            board,
+            from,
+            closed,
+            count,
+            budget,
+        } => {
+            let b = Board::from_spec(&board.variant).map_err(err)?;
+            let start = match from {
+                Some(name) => b.variant.geometry.parse_cell(name).ok_or_else(|| {
+                    CommandError::Other(format!("'{name}' is not a cell of {}", b.variant.spec))
+                })?,
+                None => 0,
+            };
+            if *count {
+                let c = count_from(&b, start, *budget).map_err(err)?;
+                println!(
+                    "{}: {} directed tours from {}, {} of them closed ({} nodes)",
+                    b.variant.spec,
+                    c.open,
+                    b.name(start),
+                    c.closed,
+                    c.nodes
+                );
+            } else {
+                match find(&b, start, *closed, *budget).map_err(err)? {
+                    Some(path) => {
+                        let names: Vec<String> = path.iter().map(|&c| b.name(c)).collect();
+                        println!(
+                            "{}: {} tour from {}: {}",
+                            b.variant.spec,
+                            if *closed { "closed" } else { "open" },
+                            b.name(start),
+                            names.join(" ")
+                        );
+                    }
+                    None => println!(
+                        "{}: no {} tour from {}",
+                        b.variant.spec,
+                        if *closed { "closed" } else { "open" },
+                        b.name(start)
+                    ),
+                }
+            }
+        }
+    }
+    eprintln!("time {:.3} s", t.elapsed().as_secs_f64());
+    Ok(())
+}
