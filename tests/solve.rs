@@ -203,3 +203,201 @@ fn seed_claims_of_19_4_on_the_cylinder_and_the_torus() {
         _ => eprintln!("\n!!!!! SKIPPED the independent brute force: no python3 !!!!!\n"),
     }
 }
+
+/// A deliberately simple coverage counter for plain rectangles: every
+/// assignment of {empty} ∪ `pieces` to every cell, attacks recomputed from
+/// coordinates with the chess rules (RULES §3: pawns attack their two
+/// forward diagonals on every rank), written without the engine.
+fn brute_force_coverage(w: i32, h: i32, pieces: &str, k: u32) -> (u64, usize) {
+    let cells = (w * h) as usize;
+    let choices: Vec<char> = std::iter::once('.').chain(pieces.chars()).collect();
+    let mut digits = vec![0usize; cells];
+    let (mut count, mut fewest) = (0u64, usize::MAX);
+    let at = |d: &[usize], f: i32, r: i32| choices[d[(r * w + f) as usize]];
+    loop {
+        let mut hits = vec![0u32; cells];
+        for r in 0..h {
+            for f in 0..w {
+                let p = at(&digits, f, r);
+                let mut hit = |ff: i32, rr: i32| {
+                    if (0..w).contains(&ff) && (0..h).contains(&rr) {
+                        hits[(rr * w + ff) as usize] += 1;
+                    }
+                };
+                let slide = |dirs: &[(i32, i32)], hit: &mut dyn FnMut(i32, i32)| {
+                    for &(df, dr) in dirs {
+                        let (mut ff, mut rr) = (f + df, r + dr);
+                        while (0..w).contains(&ff) && (0..h).contains(&rr) {
+                            hit(ff, rr);
+                            if at(&digits, ff, rr) != '.' {
+                                break;
+                            }
+                            ff += df;
+                            rr += dr;
+                        }
+                    }
+                };
+                let rook = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+                let bishop = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+                match p {
+                    'K' => {
+                        for (df, dr) in rook.iter().chain(&bishop) {
+                            hit(f + df, r + dr);
+                        }
+                    }
+                    'N' => {
+                        for (df, dr) in [
+                            (1, 2),
+                            (2, 1),
+                            (-1, 2),
+                            (-2, 1),
+                            (1, -2),
+                            (2, -1),
+                            (-1, -2),
+                            (-2, -1),
+                        ] {
+                            hit(f + df, r + dr);
+                        }
+                    }
+                    'P' => {
+                        hit(f - 1, r + 1);
+                        hit(f + 1, r + 1);
+                    }
+                    'R' => slide(&rook, &mut hit),
+                    'B' => slide(&bishop, &mut hit),
+                    'Q' => {
+                        slide(&rook, &mut hit);
+                        slide(&bishop, &mut hit);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if hits.iter().all(|&x| x == k) {
+            count += 1;
+            fewest = fewest.min(digits.iter().filter(|&&d| d != 0).count());
+        }
+        // Next assignment.
+        let mut i = 0;
+        loop {
+            if i == cells {
+                return (count, fewest);
+            }
+            digits[i] += 1;
+            if digits[i] < choices.len() {
+                break;
+            }
+            digits[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+#[test]
+fn coverage_counts_agree_with_a_brute_force() {
+    use ndchess::solve::coverage::{Convention, attack_counts, solve};
+    for (w, h, pieces, k) in [
+        (2, 2, "KQRBNP", 1),
+        (2, 2, "KQRBNP", 2),
+        (3, 2, "KQRBNP", 1),
+        (3, 3, "KQRBNP", 1),
+        (4, 2, "KQRBNP", 2),
+        (4, 4, "RB", 1),
+        (4, 4, "KN", 2),
+    ] {
+        let b = Board::from_spec(&format!("board:{w}x{h}")).unwrap();
+        let kinds: Vec<usize> = pieces.chars().map(|c| b.kind(c).unwrap()).collect();
+        let ks = vec![k; b.cells()];
+        let c = solve(&b, &kinds, &ks, Convention::Strict, 50, 1_000_000_000).unwrap();
+        let (count, fewest) = brute_force_coverage(w, h, pieces, k);
+        assert_eq!(c.count, count, "{w}x{h} {pieces} k={k}");
+        if count > 0 {
+            assert_eq!(c.min_pieces, Some(fewest), "{w}x{h} {pieces} k={k}");
+        }
+        // Every printed solution, checked on the finished board.
+        for s in &c.examples {
+            assert_eq!(attack_counts(&b, s), ks, "{w}x{h} {pieces} k={k}: {s:?}");
+        }
+    }
+}
+
+#[test]
+fn the_seeds_5x5_coverage_patterns() {
+    use ndchess::solve::coverage::{Convention, pattern_counts};
+    let b = Board::from_spec("board:5x5").unwrap();
+    let kinds: Vec<usize> = "KNPBRQ".chars().map(|c| b.kind(c).unwrap()).collect();
+    let count = |c| -> Vec<usize> {
+        pattern_counts(&b, &kinds, c)
+            .into_iter()
+            .map(|x| x.1)
+            .collect()
+    };
+    // Seed 002: "K, N and P 25 patterns each, B 95, R 324, Q 1331" after
+    // its removal of duplicates; the raw counts add the 25 enclosed
+    // queens and the 5 bishops on the first rank that attack what a pawn
+    // would.
+    assert_eq!(count(Convention::Seed), [25, 25, 25, 95, 324, 1331]);
+    assert_eq!(count(Convention::Strict), [25, 25, 25, 100, 324, 1356]);
+}
+
+#[test]
+fn bad_input_gets_a_clear_message() {
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ndchess"))
+            .arg("solve")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    for (args, needle) in [
+        (
+            &["coverage", "--variant", "board:4x4", "--pieces", "KZ"][..],
+            "no piece 'Z'",
+        ),
+        (
+            &["coverage", "--variant", "board:4x4", "-k", "-1"][..],
+            "-1",
+        ),
+        (
+            &["coverage", "--variant", "board:4x4", "--k-map", "1,x"][..],
+            "'x'",
+        ),
+        (
+            &["coverage", "--variant", "board:4x4", "--k-map", "1,1"][..],
+            "2 coverage values for 16 cells",
+        ),
+        (
+            &["coverage", "--variant", "diamond:n=3"][..],
+            "out of reach",
+        ),
+        (
+            &["coverage", "--variant", "board:99x2"][..],
+            "sides from 1 to 26",
+        ),
+        (&["queens", "-n", "40"][..], "n from 1 to 32"),
+        (
+            &["tour", "--variant", "board:8x8", "--from", "z9"][..],
+            "not a cell",
+        ),
+        (
+            &[
+                "placement",
+                "--variant",
+                "diamond:n=3",
+                "--piece",
+                "Q",
+                "--budget",
+                "1000",
+            ][..],
+            "out of reach",
+        ),
+    ] {
+        let (ok, err) = run(args);
+        assert!(!ok, "{args:?} should fail");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}

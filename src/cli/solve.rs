@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
+use ndchess::solve::coverage::{self, Convention};
 use ndchess::solve::placement::{maximum_sets, n_queens, torus_queens};
 use ndchess::solve::tour::{count_from, find};
 use ndchess::solve::{Board, SolveError};
@@ -32,6 +33,35 @@ pub enum Problem {
         #[arg(long, default_value = "Q")]
         piece: char,
         /// Print at most this many of the sets.
+        #[arg(long, default_value_t = 3)]
+        limit: usize,
+        /// Give up after this many search nodes (says so).
+        #[arg(long, default_value_t = 1_000_000_000)]
+        budget: u64,
+    },
+    /// k-fold coverage (seed 002): pieces of one side, any number of each,
+    /// so that every cell is attacked exactly k times.
+    Coverage {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// Attacks per cell.
+        #[arg(short, default_value_t = 1)]
+        k: u32,
+        /// Per-cell k: one number per cell in cell order (a1, b1, …),
+        /// separated by commas; overrides -k.
+        #[arg(long)]
+        k_map: Option<String>,
+        /// The pieces allowed (letters of the board).
+        #[arg(long, default_value = "KQRBNP")]
+        pieces: String,
+        /// Count as the seed does (duplicate patterns dropped, pawns on the
+        /// last rank only where a piece is needed).
+        #[arg(long)]
+        seed_rules: bool,
+        /// Print the seed's table of coverage patterns per piece instead.
+        #[arg(long)]
+        patterns: bool,
+        /// Print at most this many solutions.
         #[arg(long, default_value_t = 3)]
         limit: usize,
         /// Give up after this many search nodes (says so).
@@ -99,6 +129,65 @@ pub fn solve(problem: &Problem) -> Result<(), CommandError> {
             for s in &p.examples {
                 let cells: Vec<String> =
                     s.iter().map(|&c| format!("{piece}{}", b.name(c))).collect();
+                println!("  {}", cells.join(" "));
+            }
+        }
+        Problem::Coverage {
+            board,
+            k,
+            k_map,
+            pieces,
+            seed_rules,
+            patterns,
+            limit,
+            budget,
+        } => {
+            let b = Board::from_spec(&board.variant).map_err(err)?;
+            let kinds = pieces
+                .chars()
+                .map(|c| b.kind(c))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(err)?;
+            let convention = if *seed_rules {
+                Convention::Seed
+            } else {
+                Convention::Strict
+            };
+            if *patterns {
+                for (kind, n) in coverage::pattern_counts(&b, &kinds, convention) {
+                    println!("{} {n}", b.variant.kinds[kind].letter);
+                }
+                return Ok(());
+            }
+            let ks: Vec<u32> = match k_map {
+                Some(m) => m
+                    .split(',')
+                    .map(|x| {
+                        x.trim().parse::<u32>().map_err(|_| {
+                            CommandError::Other(format!("--k-map: '{x}' is not a number ≥ 0"))
+                        })
+                    })
+                    .collect::<Result<_, _>>()?,
+                None => vec![*k; b.cells()],
+            };
+            let c = coverage::solve(&b, &kinds, &ks, convention, *limit, *budget).map_err(err)?;
+            println!(
+                "{}: {} solutions; fewest pieces {} ({} solutions); {} nodes",
+                b.variant.spec,
+                c.count,
+                c.min_pieces
+                    .map(|m| m.to_string())
+                    .unwrap_or_else(|| "-".into()),
+                c.min_count,
+                c.nodes
+            );
+            for sol in &c.examples {
+                let cells: Vec<String> = sol
+                    .iter()
+                    .map(|&(cell, kind)| {
+                        format!("{}{}", b.variant.kinds[kind].letter, b.name(cell))
+                    })
+                    .collect();
                 println!("  {}", cells.join(" "));
             }
         }

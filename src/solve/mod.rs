@@ -7,6 +7,7 @@
 //! routine (`rules::attacks`), so every board of the engine (and the plain
 //! `board:WxH` rectangles) is a board for every solver.
 
+pub mod coverage;
 pub mod placement;
 pub mod tour;
 
