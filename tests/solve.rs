@@ -67,6 +67,30 @@ fn the_general_search_agrees_with_the_queens_solvers_and_the_verifier() {
 }
 
 #[test]
+fn queens_up_to_symmetry_are_oeis_a002562() {
+    use ndchess::solve::symmetry::{count_unique, symmetries};
+    // A002562, n = 4..8: 1, 2, 1, 6, 12.
+    for (n, want) in [(4, 1), (5, 2), (6, 1), (7, 6), (8, 12)] {
+        let b = Board::from_spec(&format!("board:{n}x{n}")).unwrap();
+        let q = b.kind('Q').unwrap();
+        let p = maximum_sets(&b, q, usize::MAX, 100_000_000).unwrap();
+        let sols: Vec<Vec<(usize, usize)>> = p
+            .examples
+            .iter()
+            .map(|s| s.iter().map(|&c| (c, q)).collect())
+            .collect();
+        let maps = symmetries(&b, &[q]).unwrap();
+        assert_eq!(maps.len(), 8);
+        assert_eq!(count_unique(&sols, &maps), want, "n = {n}");
+    }
+    // Pawns attack forwards: only the mirror of the files keeps them.
+    let b = Board::from_spec("board:5x5").unwrap();
+    let kinds: Vec<usize> = "QP".chars().map(|c| b.kind(c).unwrap()).collect();
+    assert_eq!(symmetries(&b, &kinds).unwrap().len(), 2);
+    assert!(symmetries(&Board::from_spec("cylinder").unwrap(), &kinds).is_err());
+}
+
+#[test]
 fn a_search_beyond_its_budget_says_so() {
     let b = Board::from_spec("diamond:n=3").unwrap();
     let e = maximum_sets(&b, b.kind('N').unwrap(), 1, 1000).unwrap_err();
@@ -204,15 +228,37 @@ fn seed_claims_of_19_4_on_the_cylinder_and_the_torus() {
     }
 }
 
+/// A rotation or reflection of a w x h rectangle: (file, rank, w, h) to
+/// the image's (file, rank).
+type RectMap = fn(i32, i32, i32, i32) -> (i32, i32);
+
 /// A deliberately simple coverage counter for plain rectangles: every
 /// assignment of {empty} ∪ `pieces` to every cell, attacks recomputed from
 /// coordinates with the chess rules (RULES §3: pawns attack their two
 /// forward diagonals on every rank), written without the engine.
-fn brute_force_coverage(w: i32, h: i32, pieces: &str, k: u32) -> (u64, usize) {
+fn brute_force_coverage(w: i32, h: i32, pieces: &str, k: u32) -> (u64, usize, usize) {
     let cells = (w * h) as usize;
     let choices: Vec<char> = std::iter::once('.').chain(pieces.chars()).collect();
     let mut digits = vec![0usize; cells];
     let (mut count, mut fewest) = (0u64, usize::MAX);
+    // Solutions up to symmetry, canonicalised here from coordinates: the
+    // eight maps of a square (four of an oblong board), only the mirror of
+    // the files when pawns (which attack forwards) are allowed.
+    let mut unique: std::collections::HashSet<Vec<(i32, i32, char)>> = Default::default();
+    let maps: Vec<RectMap> = vec![
+        |f, r, _, _| (f, r),
+        |f, r, w, _| (w - 1 - f, r),
+        |f, r, _, h| (f, h - 1 - r),
+        |f, r, w, h| (w - 1 - f, h - 1 - r),
+        |f, r, _, _| (r, f),
+        |f, r, _, h| (h - 1 - r, f),
+        |f, r, w, _| (r, w - 1 - f),
+        |f, r, w, h| (h - 1 - r, w - 1 - f),
+    ];
+    let usable: Vec<usize> = (0..8)
+        .filter(|&i| i < 4 || w == h)
+        .filter(|&i| !pieces.contains('P') || i <= 1)
+        .collect();
     let at = |d: &[usize], f: i32, r: i32| choices[d[(r * w + f) as usize]];
     loop {
         let mut hits = vec![0u32; cells];
@@ -276,12 +322,33 @@ fn brute_force_coverage(w: i32, h: i32, pieces: &str, k: u32) -> (u64, usize) {
         if hits.iter().all(|&x| x == k) {
             count += 1;
             fewest = fewest.min(digits.iter().filter(|&&d| d != 0).count());
+            let pieces_at: Vec<(i32, i32, char)> = (0..h)
+                .flat_map(|r| (0..w).map(move |f| (f, r)))
+                .filter(|&(f, r)| at(&digits, f, r) != '.')
+                .map(|(f, r)| (f, r, at(&digits, f, r)))
+                .collect();
+            let canonical = usable
+                .iter()
+                .map(|&i| {
+                    let mut t: Vec<(i32, i32, char)> = pieces_at
+                        .iter()
+                        .map(|&(f, r, p)| {
+                            let (f2, r2) = maps[i](f, r, w, h);
+                            (f2, r2, p)
+                        })
+                        .collect();
+                    t.sort_unstable();
+                    t
+                })
+                .min()
+                .unwrap();
+            unique.insert(canonical);
         }
         // Next assignment.
         let mut i = 0;
         loop {
             if i == cells {
-                return (count, fewest);
+                return (count, fewest, unique.len());
             }
             digits[i] += 1;
             if digits[i] < choices.len() {
@@ -309,8 +376,26 @@ fn coverage_counts_agree_with_a_brute_force() {
         let kinds: Vec<usize> = pieces.chars().map(|c| b.kind(c).unwrap()).collect();
         let ks = vec![k; b.cells()];
         let c = solve(&b, &kinds, &ks, Convention::Strict, 50, 1_000_000_000).unwrap();
-        let (count, fewest) = brute_force_coverage(w, h, pieces, k);
+        let (count, fewest, unique) = brute_force_coverage(w, h, pieces, k);
         assert_eq!(c.count, count, "{w}x{h} {pieces} k={k}");
+        let all = ndchess::solve::coverage::solve_all(
+            &b,
+            &kinds,
+            &ks,
+            Convention::Strict,
+            1_000_000_000,
+            10_000_000,
+        )
+        .unwrap()
+        .all
+        .unwrap();
+        assert_eq!(all.len() as u64, count);
+        let maps = ndchess::solve::symmetry::symmetries(&b, &kinds).unwrap();
+        assert_eq!(
+            ndchess::solve::symmetry::count_unique(&all, &maps),
+            unique,
+            "{w}x{h} {pieces} k={k} up to symmetry"
+        );
         if count > 0 {
             assert_eq!(c.min_pieces, Some(fewest), "{w}x{h} {pieces} k={k}");
         }

@@ -6,6 +6,7 @@ use clap::{Args, Subcommand};
 
 use ndchess::solve::coverage::{self, Convention};
 use ndchess::solve::placement::{maximum_sets, n_queens, torus_queens};
+use ndchess::solve::symmetry::{count_unique, symmetries};
 use ndchess::solve::tour::{count_from, find};
 use ndchess::solve::{Board, SolveError};
 
@@ -35,6 +36,9 @@ pub enum Problem {
         /// Print at most this many of the sets.
         #[arg(long, default_value_t = 3)]
         limit: usize,
+        /// Also count the sets up to the board's symmetries (rectangles).
+        #[arg(long)]
+        unique: bool,
         /// Give up after this many search nodes (says so).
         #[arg(long, default_value_t = 1_000_000_000)]
         budget: u64,
@@ -61,6 +65,10 @@ pub enum Problem {
         /// Print the seed's table of coverage patterns per piece instead.
         #[arg(long)]
         patterns: bool,
+        /// Also count the solutions up to the board's symmetries
+        /// (rectangles; the maps that keep every piece's attacks).
+        #[arg(long)]
+        unique: bool,
         /// Print at most this many solutions.
         #[arg(long, default_value_t = 3)]
         limit: usize,
@@ -117,16 +125,31 @@ pub fn solve(problem: &Problem) -> Result<(), CommandError> {
             board,
             piece,
             limit,
+            unique,
             budget,
         } => {
             let b = Board::from_spec(&board.variant).map_err(err)?;
             let kind = b.kind(*piece).map_err(err)?;
-            let p = maximum_sets(&b, kind, *limit, *budget).map_err(err)?;
+            let keep = if *unique { usize::MAX } else { *limit };
+            let p = maximum_sets(&b, kind, keep, *budget).map_err(err)?;
             println!(
                 "{}: at most {} non-attacking {piece}; {} such placements ({} nodes)",
                 b.variant.spec, p.size, p.count, p.nodes
             );
-            for s in &p.examples {
+            if *unique {
+                let maps = symmetries(&b, &[kind]).map_err(err)?;
+                let sols: Vec<Vec<(usize, usize)>> = p
+                    .examples
+                    .iter()
+                    .map(|s| s.iter().map(|&c| (c, kind)).collect())
+                    .collect();
+                println!(
+                    "  {} up to the {} symmetries that keep the attacks",
+                    count_unique(&sols, &maps),
+                    maps.len()
+                );
+            }
+            for s in p.examples.iter().take(*limit) {
                 let cells: Vec<String> =
                     s.iter().map(|&c| format!("{piece}{}", b.name(c))).collect();
                 println!("  {}", cells.join(" "));
@@ -139,6 +162,7 @@ pub fn solve(problem: &Problem) -> Result<(), CommandError> {
             pieces,
             seed_rules,
             patterns,
+            unique,
             limit,
             budget,
         } => {
@@ -181,6 +205,17 @@ pub fn solve(problem: &Problem) -> Result<(), CommandError> {
                 c.min_count,
                 c.nodes
             );
+            if *unique {
+                let maps = symmetries(&b, &kinds).map_err(err)?;
+                let every = coverage::solve_all(&b, &kinds, &ks, convention, *budget, 5_000_000)
+                    .map_err(err)?;
+                let sols = every.all.unwrap_or_default();
+                println!(
+                    "  {} up to the {} symmetries that keep the attacks",
+                    count_unique(&sols, &maps),
+                    maps.len()
+                );
+            }
             for sol in &c.examples {
                 let cells: Vec<String> = sol
                     .iter()

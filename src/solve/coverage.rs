@@ -232,6 +232,8 @@ pub struct Coverage {
     pub min_count: u64,
     /// The first solutions found (up to the limit asked).
     pub examples: Vec<Placement>,
+    /// Every solution, when they were asked for ([`solve_all`]).
+    pub all: Option<Vec<Placement>>,
     /// Search nodes.
     pub nodes: u64,
 }
@@ -245,6 +247,38 @@ pub fn solve(
     convention: Convention,
     limit: usize,
     budget: u64,
+) -> Result<Coverage, SolveError> {
+    search(board, kinds, k, convention, limit, budget, false)
+}
+
+/// As [`solve`], keeping every solution in [`Coverage::all`] (for counts
+/// up to symmetry); refuses more than `cap` solutions.
+pub fn solve_all(
+    board: &Board,
+    kinds: &[usize],
+    k: &[u32],
+    convention: Convention,
+    budget: u64,
+    cap: u64,
+) -> Result<Coverage, SolveError> {
+    let c = search(board, kinds, k, convention, 0, budget, false)?;
+    if c.count > cap {
+        return Err(SolveError::OutOfReach(format!(
+            "{} solutions are too many to compare up to symmetry (at most {cap})",
+            c.count
+        )));
+    }
+    search(board, kinds, k, convention, 0, budget, true)
+}
+
+fn search(
+    board: &Board,
+    kinds: &[usize],
+    k: &[u32],
+    convention: Convention,
+    limit: usize,
+    budget: u64,
+    collect: bool,
 ) -> Result<Coverage, SolveError> {
     let n = board.cells();
     if k.len() != n {
@@ -350,6 +384,54 @@ pub fn solve(
                     r.min_count = fewest;
                 }
             }
+            if let Some(all) = self.result.all.as_mut() {
+                let base: Placement = self
+                    .chosen
+                    .iter()
+                    .map(|&i| (self.all[i].cell, self.all[i].kind))
+                    .collect();
+                // Every choice of idle pieces: demanded cells take one of
+                // theirs, free cells (strictly) none or one.
+                let mut slots: Vec<Vec<Option<usize>>> = Vec::new();
+                for c in 0..n {
+                    if self.piece[c].is_some() {
+                        continue;
+                    }
+                    if self.must_hold[c] > 0 {
+                        slots.push(self.idle[c].iter().map(|&k| Some(c * 64 + k)).collect());
+                    } else if self.strict && self.must_empty[c] == 0 && !self.idle[c].is_empty() {
+                        let mut v = vec![None];
+                        v.extend(self.idle[c].iter().map(|&k| Some(c * 64 + k)));
+                        slots.push(v);
+                    }
+                }
+                let mut pick = vec![0usize; slots.len()];
+                loop {
+                    let mut sol = base.clone();
+                    for (slot, &i) in slots.iter().zip(&pick) {
+                        if let Some(code) = slot[i] {
+                            sol.push((code / 64, code % 64));
+                        }
+                    }
+                    sol.sort_unstable();
+                    all.push(sol);
+                    let mut j = 0;
+                    loop {
+                        if j == slots.len() {
+                            break;
+                        }
+                        pick[j] += 1;
+                        if pick[j] < slots[j].len() {
+                            break;
+                        }
+                        pick[j] = 0;
+                        j += 1;
+                    }
+                    if j == slots.len() {
+                        break;
+                    }
+                }
+            }
             if self.result.examples.len() < self.limit {
                 let mut sol: Placement = self
                     .chosen
@@ -402,7 +484,10 @@ pub fn solve(
         must_empty: vec![0; n],
         must_hold: vec![0; n],
         chosen: Vec::new(),
-        result: Coverage::default(),
+        result: Coverage {
+            all: collect.then(Vec::new),
+            ..Coverage::default()
+        },
         limit,
         budget,
         strict: convention == Convention::Strict,

@@ -9,6 +9,7 @@
 
 pub mod coverage;
 pub mod placement;
+pub mod symmetry;
 pub mod tour;
 
 use std::fmt;

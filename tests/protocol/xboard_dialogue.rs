@@ -173,7 +173,7 @@ fn force_go_playother_and_nopost() {
     // go: the engine plays white, the side on move; nopost: no thinking.
     h.send("nopost");
     h.send("go");
-    let out = h.settle();
+    let out = h.settle_thinking();
     assert_eq!(moves_in(&out).len(), 1, "{out:?}");
     assert!(
         out.iter()
@@ -184,7 +184,7 @@ fn force_go_playother_and_nopost() {
     // The GUI answers; the engine replies as white again.
     let reply = h.some_move();
     h.send(&format!("usermove {reply}"));
-    assert_eq!(moves_in(&h.settle()).len(), 1);
+    assert_eq!(moves_in(&h.settle_thinking()).len(), 1);
     // playother in force mode: the engine takes the side not on move
     // (black is on move after 1.e4 e5 2.W B 3.W).
     h.send("force");
@@ -194,7 +194,9 @@ fn force_go_playother_and_nopost() {
     assert!(h.settle().iter().all(|l| !l.starts_with("move ")));
     let m = h.some_move();
     h.send(&format!("usermove {m}"));
-    assert_eq!(moves_in(&h.settle()).len(), 1);
+    // Wait for the move line itself (the idle wait once returned without
+    // it on a loaded CI machine).
+    assert_eq!(moves_in(&h.settle_thinking()).len(), 1);
     assert_eq!(h.position().to_move().index(), 1);
 }
 
