@@ -73,6 +73,9 @@ enum Command {
     /// Puzzle solvers: queens, non-attacking placements, knight's tours
     /// (docs/solve.md).
     Solve {
+        /// Print one JSON object instead of text.
+        #[arg(long, global = true)]
+        json: bool,
         #[command(subcommand)]
         problem: solve::Problem,
     },
@@ -124,7 +127,7 @@ fn main() {
         Command::Analyse(args) => search::analyse(&args),
         Command::Play(args) => play::play(&args).map(|_| ()),
         Command::Bench { depth } => search::bench(depth),
-        Command::Solve { problem } => solve::solve(&problem),
+        Command::Solve { json, problem } => solve::solve(&problem, json),
         Command::Match(args) => arbiter::run(&args, false),
         Command::Tournament(args) => arbiter::run(&args, true),
         Command::Pgn {

@@ -486,3 +486,51 @@ fn bad_input_gets_a_clear_message() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn json_output_for_scripts() {
+    let run = |args: &[&str]| -> serde_json::Value {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ndchess"))
+            .arg("solve")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let v = run(&[
+        "--json",
+        "placement",
+        "--variant",
+        "board:6x6",
+        "--piece",
+        "R",
+        "--limit",
+        "2",
+    ]);
+    assert_eq!(
+        (v["size"].as_u64(), v["count"].as_u64()),
+        (Some(6), Some(720))
+    );
+    assert_eq!(v["sets"].as_array().unwrap().len(), 2);
+    // A165134's table: 304 directed tours from a corner of 5x5.
+    let v = run(&[
+        "tour",
+        "--json",
+        "--count",
+        "--variant",
+        "board:5x5",
+        "--from",
+        "a1",
+    ]);
+    assert_eq!(v["open"].as_u64(), Some(304));
+    let v = run(&[
+        "coverage",
+        "--json",
+        "--variant",
+        "board:5x5",
+        "--patterns",
+        "--seed-rules",
+    ]);
+    assert_eq!(v["patterns"]["Q"].as_u64(), Some(1331));
+}

@@ -107,9 +107,29 @@ fn err(e: SolveError) -> CommandError {
     CommandError::Other(e.to_string())
 }
 
-/// Runs a problem.
-pub fn solve(problem: &Problem) -> Result<(), CommandError> {
+/// What a problem prints: text lines, or (with `--json`) one object.
+struct Report {
+    lines: Vec<String>,
+    fields: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Report {
+    fn line(&mut self, s: String) {
+        self.lines.push(s);
+    }
+    fn set(&mut self, key: &str, value: serde_json::Value) {
+        self.fields.insert(key.to_string(), value);
+    }
+}
+
+/// Runs a problem; `json` prints one JSON object instead of text.
+pub fn solve(problem: &Problem, json: bool) -> Result<(), CommandError> {
+    use serde_json::json;
     let t = Instant::now();
+    let mut out = Report {
+        lines: Vec::new(),
+        fields: serde_json::Map::new(),
+    };
     match problem {
         Problem::Queens { n, torus } => {
             let count = if *torus {
@@ -119,7 +139,13 @@ pub fn solve(problem: &Problem) -> Result<(), CommandError> {
             }
             .map_err(err)?;
             let board = if *torus { "torus" } else { "board" };
-            println!("{n} queens on the {n}x{n} {board}: {count} placements");
+            out.line(format!(
+                "{n} queens on the {n}x{n} {board}: {count} placements"
+            ));
+            out.set("problem", json!("queens"));
+            out.set("n", json!(n));
+            out.set("torus", json!(torus));
+            out.set("count", json!(count));
         }
         Problem::Placement {
             board,
@@ -132,10 +158,16 @@ pub fn solve(problem: &Problem) -> Result<(), CommandError> {
             let kind = b.kind(*piece).map_err(err)?;
             let keep = if *unique { usize::MAX } else { *limit };
             let p = maximum_sets(&b, kind, keep, *budget).map_err(err)?;
-            println!(
+            out.line(format!(
                 "{}: at most {} non-attacking {piece}; {} such placements ({} nodes)",
                 b.variant.spec, p.size, p.count, p.nodes
-            );
+            ));
+            out.set("problem", json!("placement"));
+            out.set("variant", json!(b.variant.spec));
+            out.set("piece", json!(piece.to_string()));
+            out.set("size", json!(p.size));
+            out.set("count", json!(p.count));
+            out.set("nodes", json!(p.nodes));
             if *unique {
                 let maps = symmetries(&b, &[kind]).map_err(err)?;
                 let sols: Vec<Vec<(usize, usize)>> = p
@@ -143,17 +175,22 @@ pub fn solve(problem: &Problem) -> Result<(), CommandError> {
                     .iter()
                     .map(|s| s.iter().map(|&c| (c, kind)).collect())
                     .collect();
-                println!(
-                    "  {} up to the {} symmetries that keep the attacks",
-                    count_unique(&sols, &maps),
+                let u = count_unique(&sols, &maps);
+                out.line(format!(
+                    "  {u} up to the {} symmetries that keep the attacks",
                     maps.len()
-                );
+                ));
+                out.set("unique", json!(u));
+                out.set("symmetries", json!(maps.len()));
             }
+            let mut sets = Vec::new();
             for s in p.examples.iter().take(*limit) {
                 let cells: Vec<String> =
                     s.iter().map(|&c| format!("{piece}{}", b.name(c))).collect();
-                println!("  {}", cells.join(" "));
+                out.line(format!("  {}", cells.join(" ")));
+                sets.push(cells);
             }
+            out.set("sets", json!(sets));
         }
         Problem::Coverage {
             board,
@@ -177,53 +214,76 @@ pub fn solve(problem: &Problem) -> Result<(), CommandError> {
             } else {
                 Convention::Strict
             };
-            if *patterns {
-                for (kind, n) in coverage::pattern_counts(&b, &kinds, convention) {
-                    println!("{} {n}", b.variant.kinds[kind].letter);
-                }
-                return Ok(());
-            }
-            let ks: Vec<u32> = match k_map {
-                Some(m) => m
-                    .split(',')
-                    .map(|x| {
-                        x.trim().parse::<u32>().map_err(|_| {
-                            CommandError::Other(format!("--k-map: '{x}' is not a number ≥ 0"))
-                        })
-                    })
-                    .collect::<Result<_, _>>()?,
-                None => vec![*k; b.cells()],
-            };
-            let c = coverage::solve(&b, &kinds, &ks, convention, *limit, *budget).map_err(err)?;
-            println!(
-                "{}: {} solutions; fewest pieces {} ({} solutions); {} nodes",
-                b.variant.spec,
-                c.count,
-                c.min_pieces
-                    .map(|m| m.to_string())
-                    .unwrap_or_else(|| "-".into()),
-                c.min_count,
-                c.nodes
+            out.set("problem", json!("coverage"));
+            out.set("variant", json!(b.variant.spec));
+            out.set("pieces", json!(pieces));
+            out.set(
+                "convention",
+                json!(if *seed_rules { "seed" } else { "strict" }),
             );
-            if *unique {
-                let maps = symmetries(&b, &kinds).map_err(err)?;
-                let every = coverage::solve_all(&b, &kinds, &ks, convention, *budget, 5_000_000)
-                    .map_err(err)?;
-                let sols = every.all.unwrap_or_default();
-                println!(
-                    "  {} up to the {} symmetries that keep the attacks",
-                    count_unique(&sols, &maps),
-                    maps.len()
-                );
-            }
-            for sol in &c.examples {
-                let cells: Vec<String> = sol
-                    .iter()
-                    .map(|&(cell, kind)| {
-                        format!("{}{}", b.variant.kinds[kind].letter, b.name(cell))
-                    })
-                    .collect();
-                println!("  {}", cells.join(" "));
+            if *patterns {
+                let mut table = serde_json::Map::new();
+                for (kind, n) in coverage::pattern_counts(&b, &kinds, convention) {
+                    let letter = b.variant.kinds[kind].letter;
+                    out.line(format!("{letter} {n}"));
+                    table.insert(letter.to_string(), json!(n));
+                }
+                out.set("patterns", serde_json::Value::Object(table));
+            } else {
+                let ks: Vec<u32> = match k_map {
+                    Some(m) => m
+                        .split(',')
+                        .map(|x| {
+                            x.trim().parse::<u32>().map_err(|_| {
+                                CommandError::Other(format!("--k-map: '{x}' is not a number ≥ 0"))
+                            })
+                        })
+                        .collect::<Result<_, _>>()?,
+                    None => vec![*k; b.cells()],
+                };
+                let c =
+                    coverage::solve(&b, &kinds, &ks, convention, *limit, *budget).map_err(err)?;
+                out.line(format!(
+                    "{}: {} solutions; fewest pieces {} ({} solutions); {} nodes",
+                    b.variant.spec,
+                    c.count,
+                    c.min_pieces
+                        .map(|m| m.to_string())
+                        .unwrap_or_else(|| "-".into()),
+                    c.min_count,
+                    c.nodes
+                ));
+                out.set("k", json!(ks));
+                out.set("count", json!(c.count));
+                out.set("min_pieces", json!(c.min_pieces));
+                out.set("min_count", json!(c.min_count));
+                out.set("nodes", json!(c.nodes));
+                if *unique {
+                    let maps = symmetries(&b, &kinds).map_err(err)?;
+                    let every =
+                        coverage::solve_all(&b, &kinds, &ks, convention, *budget, 5_000_000)
+                            .map_err(err)?;
+                    let sols = every.all.unwrap_or_default();
+                    let u = count_unique(&sols, &maps);
+                    out.line(format!(
+                        "  {u} up to the {} symmetries that keep the attacks",
+                        maps.len()
+                    ));
+                    out.set("unique", json!(u));
+                    out.set("symmetries", json!(maps.len()));
+                }
+                let mut solutions = Vec::new();
+                for sol in &c.examples {
+                    let cells: Vec<String> = sol
+                        .iter()
+                        .map(|&(cell, kind)| {
+                            format!("{}{}", b.variant.kinds[kind].letter, b.name(cell))
+                        })
+                        .collect();
+                    out.line(format!("  {}", cells.join(" ")));
+                    solutions.push(cells);
+                }
+                out.set("solutions", json!(solutions));
             }
         }
         Problem::Tour {
@@ -240,38 +300,59 @@ pub fn solve(problem: &Problem) -> Result<(), CommandError> {
                 })?,
                 None => 0,
             };
+            out.set("problem", json!("tour"));
+            out.set("variant", json!(b.variant.spec));
+            out.set("from", json!(b.name(start)));
             if *count {
                 let c = count_from(&b, start, *budget).map_err(err)?;
-                println!(
+                out.line(format!(
                     "{}: {} directed tours from {}, {} of them closed ({} nodes)",
                     b.variant.spec,
                     c.open,
                     b.name(start),
                     c.closed,
                     c.nodes
-                );
+                ));
+                out.set("open", json!(c.open));
+                out.set("closed", json!(c.closed));
+                out.set("nodes", json!(c.nodes));
             } else {
+                let kind = if *closed { "closed" } else { "open" };
+                out.set("closed", json!(closed));
                 match find(&b, start, *closed, *budget).map_err(err)? {
                     Some(path) => {
                         let names: Vec<String> = path.iter().map(|&c| b.name(c)).collect();
-                        println!(
-                            "{}: {} tour from {}: {}",
+                        out.line(format!(
+                            "{}: {kind} tour from {}: {}",
                             b.variant.spec,
-                            if *closed { "closed" } else { "open" },
                             b.name(start),
                             names.join(" ")
-                        );
+                        ));
+                        out.set("tour", json!(names));
                     }
-                    None => println!(
-                        "{}: no {} tour from {}",
-                        b.variant.spec,
-                        if *closed { "closed" } else { "open" },
-                        b.name(start)
-                    ),
+                    None => {
+                        out.line(format!(
+                            "{}: no {kind} tour from {}",
+                            b.variant.spec,
+                            b.name(start)
+                        ));
+                        out.set("tour", serde_json::Value::Null);
+                    }
                 }
             }
         }
     }
-    eprintln!("time {:.3} s", t.elapsed().as_secs_f64());
+    let secs = t.elapsed().as_secs_f64();
+    if json {
+        out.set("seconds", json!(secs));
+        let text = serde_json::to_string_pretty(&serde_json::Value::Object(out.fields))
+            .map_err(|e| CommandError::Other(e.to_string()))?;
+        println!("{text}");
+    } else {
+        for l in &out.lines {
+            println!("{l}");
+        }
+    }
+    eprintln!("time {secs:.3} s");
     Ok(())
 }
