@@ -494,7 +494,11 @@ impl ExternalEngine {
         if self.features.option("UCI_Chess960").is_some() {
             lines.push(format!("setoption name UCI_Chess960 value {chess960}"));
         }
-        let plain = family.name == "chess" || (chess960 && family.params.len() <= 1);
+        let plain = match family.pgn {
+            registry::PgnName::Standard => true,
+            registry::PgnName::Known(_) => chess960 && family.params.len() <= 1,
+            registry::PgnName::Spec => false,
+        };
         match self.features.option("UCI_Variant") {
             Some((_, vars)) if vars.iter().any(|x| x.eq_ignore_ascii_case(family.name)) => {
                 lines.push(format!("setoption name UCI_Variant value {}", family.name));

@@ -10,7 +10,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::board::registry;
+use crate::board::registry::{self, PgnName};
 use crate::board::variant::Variant;
 use crate::game::record::{Game, GameEnd, Step};
 use crate::protocol::text::result_text;
@@ -51,31 +51,42 @@ impl fmt::Display for PgnError {
 
 impl std::error::Error for PgnError {}
 
+/// How PGN knows the variant's family (by the registry's data, so a new
+/// family decides this where it is defined).
+fn pgn_name(v: &Variant) -> PgnName {
+    registry::family(&v.name).map_or(PgnName::Spec, |f| f.pgn)
+}
+
 /// Whether the board's games are written in SAN (the boards python-chess
 /// and every chess GUI read).
 fn writes_san(v: &Variant) -> bool {
-    matches!(v.name.as_str(), "chess" | "chess960")
+    pgn_name(v) != PgnName::Spec
 }
 
 /// The `Variant` tag of a variant (none for chess).
 pub fn variant_tag(v: &Variant) -> Option<String> {
-    match v.name.as_str() {
-        "chess" => None,
-        "chess960" => Some("Chess960".into()),
-        _ => Some(v.spec.clone()),
+    match pgn_name(v) {
+        PgnName::Standard => None,
+        PgnName::Known(name) => Some(name.into()),
+        PgnName::Spec => Some(v.spec.clone()),
     }
 }
 
-/// The variant a `Variant` tag names (absent: chess).
+/// The variant a `Variant` tag names (absent: chess). Besides ndchess
+/// specs it reads the names other programs write: "Standard", "normal",
+/// "Chess960", "Fischer Random", …
 pub fn variant_from_tag(tag: Option<&str>) -> Result<Arc<Variant>, PgnError> {
     let spec = match tag.map(str::trim) {
         None | Some("") => "chess".to_string(),
         Some(t) => match t.to_ascii_lowercase().as_str() {
             "standard" | "normal" => "chess".into(),
-            "chess960" | "chess 960" | "fischerandom" | "fischerrandom" | "fischer random" => {
+            "chess 960" | "fischerandom" | "fischerrandom" | "fischer random" => {
                 "chess960:sp=518".into()
             }
-            _ => t.to_string(),
+            lower => registry::FAMILIES
+                .iter()
+                .find(|f| matches!(f.pgn, PgnName::Known(n) if n.eq_ignore_ascii_case(lower)))
+                .map_or_else(|| t.to_string(), |f| f.examples[0].to_string()),
         },
     };
     registry::build(&spec).map_err(|e| PgnError::Variant(format!("{spec}: {e}")))
@@ -197,7 +208,7 @@ pub fn write_game(game: &Game, header: &PgnHeader) -> String {
     let standard = Position::start(&v);
     // Every board but chess names its start, so that a reader needs no
     // table of start positions.
-    if game.start().to_text() != standard.to_text() || v.name != "chess" {
+    if game.start().to_text() != standard.to_text() || pgn_name(&v) != PgnName::Standard {
         tag("FEN", &game.start().to_text());
         tag("SetUp", "1");
     }

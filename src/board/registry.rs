@@ -160,6 +160,19 @@ impl Values {
     }
 }
 
+/// How PGN, and engines without ndchess's variant extension, know a
+/// family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PgnName {
+    /// Classical chess: no `Variant` tag, SAN moves, every engine plays it.
+    Standard,
+    /// A variant of the 8x8 board the chess world names (`Chess960`): this
+    /// `Variant` tag, SAN moves, `UCI_Chess960` for the engines.
+    Known(&'static str),
+    /// Only ndchess knows it: the spec as `Variant` tag, coordinate moves.
+    Spec,
+}
+
 /// A variant family.
 #[derive(Debug)]
 pub struct Family {
@@ -175,6 +188,8 @@ pub struct Family {
     pub build: fn(&Values) -> Result<VariantDef, VariantError>,
     /// Its name in the XBoard protocol, if XBoard can play it.
     pub xboard: Option<&'static str>,
+    /// Its name in PGN and among engines without the ndchess extension.
+    pub pgn: PgnName,
     /// Specs that show the family (listed by `ndchess variants`, played by
     /// the tests that run every variant).
     pub examples: &'static [&'static str],

@@ -6,7 +6,7 @@ use crate::board::geometry::{Cell, Geometry, Naming, Shape};
 use crate::board::piece::{
     Piece, PieceKind, knight_offsets, piece, piece_kind, slide_dirs, step_offsets, theory_pawn,
 };
-use crate::board::registry::{Family, Param, ParamDefault, ParamKind, Values};
+use crate::board::registry::{Family, Param, ParamDefault, ParamKind, PgnName, Values};
 use crate::board::seating::{Seat, Seating};
 use crate::board::variant::{Rules, StalemateRule, VariantDef, VariantError};
 
@@ -42,6 +42,7 @@ pub const CHESS: Family = Family {
     params: &[],
     build: |_| chess_like("chess", 518, false),
     xboard: Some("normal"),
+    pgn: PgnName::Standard,
     examples: &["chess"],
 };
 
@@ -59,6 +60,7 @@ pub const CHESS960: Family = Family {
         chess_like("chess960", sp, true)
     },
     xboard: Some("fischerandom"),
+    pgn: PgnName::Known("Chess960"),
     examples: &["chess960:sp=518"],
 };
 
@@ -70,6 +72,7 @@ pub const CYLINDER: Family = Family {
     params: &["wrapcastling"],
     build: cylinder,
     xboard: Some("cylinder"),
+    pgn: PgnName::Spec,
     examples: &["cylinder"],
 };
 
@@ -81,6 +84,7 @@ pub const TORUS: Family = Family {
     params: &["wrapcastling"],
     build: torus,
     xboard: Some("torus"),
+    pgn: PgnName::Spec,
     examples: &["torus"],
 };
 

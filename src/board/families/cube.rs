@@ -4,7 +4,7 @@
 use crate::board::castling::CastlingStyle;
 use crate::board::geometry::{Geometry, Naming, Shape};
 use crate::board::piece::{PawnRule, PieceKind, knight_offsets, piece, slide_dirs, step_offsets};
-use crate::board::registry::Family;
+use crate::board::registry::{Family, PgnName};
 use crate::board::seating::{BySeat, Seat, Seating};
 use crate::board::variant::{Rules, StalemateRule, VariantDef, VariantError};
 
@@ -18,6 +18,7 @@ pub const CUBE: Family = Family {
     params: &[],
     build: |_| cube(),
     xboard: None,
+    pgn: PgnName::Spec,
     examples: &["cube"],
 };
 

@@ -6,7 +6,7 @@ use crate::board::geometry::{Geometry, Naming, Shape};
 use crate::board::piece::{
     BISHOP_LETTERS, PieceKind, knight_offsets, piece, slide_dirs, step_offsets, theory_pawn,
 };
-use crate::board::registry::{Family, Param, ParamDefault, ParamKind, Values};
+use crate::board::registry::{Family, Param, ParamDefault, ParamKind, PgnName, Values};
 use crate::board::seating::{Seat, Seating};
 use crate::board::variant::{Rules, StalemateRule, VariantDef, VariantError};
 
@@ -55,6 +55,7 @@ pub const DIAMOND: Family = Family {
     params: &["n", "l", "setup"],
     build: |p| diamond(p, false),
     xboard: None,
+    pgn: PgnName::Spec,
     examples: &[
         "diamond:n=3",
         "diamond:n=3,setup=8.3",
@@ -73,6 +74,7 @@ pub const CYLINDER_DIAMOND: Family = Family {
     params: &["n", "l", "setup"],
     build: |p| diamond(p, true),
     xboard: None,
+    pgn: PgnName::Spec,
     examples: &["cylinder-diamond:n=3"],
 };
 
