@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::board::registry::{self, PgnName};
 use crate::board::variant::Variant;
-use crate::game::record::{Game, GameEnd, Step};
+use crate::game::record::{ForfeitCause, Game, GameEnd, Step};
 use crate::protocol::text::result_text;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::notation::san::{CheckMark, LetterSet, check_mark, parse_short, short_notation};
@@ -133,18 +133,15 @@ pub fn read_move_text(pos: &Position, text: &str) -> Option<Move> {
 /// The standard `Termination` tag value for an end.
 pub fn termination(end: &GameEnd) -> &'static str {
     match end {
-        GameEnd::Rules(_) => "normal",
         // A player's own resignation ends the game normally (as in PGN
         // from human play); the reason stays in the final comment.
-        GameEnd::Adjudicated { reason, .. } if reason.ends_with(" resigns") => "normal",
+        GameEnd::Rules(_) | GameEnd::Resigned { .. } => "normal",
         GameEnd::Adjudicated { .. } => "adjudication",
-        GameEnd::Forfeit { reason, .. } if reason.starts_with("cannot start") => "abandoned",
-        GameEnd::Forfeit { reason, .. }
-            if reason.contains("on time") || reason.contains("in time") =>
-        {
-            "time forfeit"
-        }
-        GameEnd::Forfeit { .. } => "rules infraction",
+        GameEnd::Forfeit { cause, .. } => match cause {
+            ForfeitCause::NoStart => "abandoned",
+            ForfeitCause::Time => "time forfeit",
+            ForfeitCause::Infraction => "rules infraction",
+        },
     }
 }
 

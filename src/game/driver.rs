@@ -10,7 +10,7 @@ use crate::rules::moves::{Decision, JointDecision};
 
 use super::adjudication::{Adjudicator, DrawRule, ResignRule};
 use super::clock::{Clock, TimeControl};
-use super::record::{Annotation, Game, GameEnd, GameError};
+use super::record::{Annotation, ForfeitCause, Game, GameEnd, GameError};
 
 /// What a player is asked.
 #[derive(Debug)]
@@ -123,7 +123,7 @@ pub fn run(
         if let Err(e) = p.new_game(game)
             && let Some(s) = seats.iter().find(|(_, pi)| **pi == i).map(|(s, _)| s)
         {
-            game.forfeit(s, format!("cannot start: {e}"));
+            game.forfeit(s, ForfeitCause::NoStart, format!("cannot start: {e}"));
         }
     }
     while !game.is_over() {
@@ -144,7 +144,7 @@ pub fn run(
         let mut verdicts = Vec::with_capacity(deciders.len());
         for &seat in &deciders {
             let Some(player) = players.get_mut(seats[seat]) else {
-                game.forfeit(seat, "no player for the seat");
+                game.forfeit(seat, ForfeitCause::NoStart, "no player for the seat");
                 break;
             };
             let started = Instant::now();
@@ -156,24 +156,22 @@ pub fn run(
             let used = started.elapsed();
             match answer {
                 Err(PlayerError::Resigned) => {
-                    let losers = crate::board::seating::SeatSet::single(seat);
-                    let outcome = crate::rules::outcome::Outcome::defeat(
-                        &v,
-                        losers,
-                        crate::rules::outcome::EndReason::Adjudicated,
-                    );
-                    game.adjudicate(outcome, format!("{} resigns", v.seating.name(seat)));
+                    game.resign(seat);
                     break;
                 }
                 Err(e) => {
-                    game.forfeit(seat, e.to_string());
+                    let cause = match e {
+                        PlayerError::Timeout => ForfeitCause::Time,
+                        _ => ForfeitCause::Infraction,
+                    };
+                    game.forfeit(seat, cause, e.to_string());
                     break;
                 }
                 Ok(verdict) => {
                     if let Some(c) = clock.as_mut()
                         && !c.charge(seat, used, options.time_margin)
                     {
-                        game.forfeit(seat, "loses on time");
+                        game.forfeit(seat, ForfeitCause::Time, "loses on time");
                         break;
                     }
                     verdicts.push((seat, verdict, used));
@@ -228,7 +226,11 @@ pub fn run(
             }
         };
         if let Err((seat, e)) = result {
-            game.forfeit(seat, format!("illegal decision: {e}"));
+            game.forfeit(
+                seat,
+                ForfeitCause::Infraction,
+                format!("illegal decision: {e}"),
+            );
             break;
         }
         if !game.is_over() {

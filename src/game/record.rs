@@ -61,15 +61,36 @@ pub enum GameEnd {
         /// Why.
         reason: String,
     },
+    /// A seat resigned: its side loses by its own choice.
+    Resigned {
+        /// The seat that resigned.
+        seat: Seat,
+        /// The points given (the resigning seat's side loses).
+        outcome: Outcome,
+    },
     /// A seat lost by forfeit: a crash, an illegal move, a time loss.
     Forfeit {
         /// The seat that forfeited.
         seat: Seat,
         /// The points given (the forfeiting seat's side loses).
         outcome: Outcome,
-        /// Why.
+        /// What kind of forfeit (records such as PGN's `Termination`
+        /// classify by it).
+        cause: ForfeitCause,
+        /// Why, in words.
         reason: String,
     },
+}
+
+/// The kinds of forfeit a record tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForfeitCause {
+    /// The player could not start the game (or there was none).
+    NoStart,
+    /// The player's time ran out, or it did not answer in time.
+    Time,
+    /// Anything else: an illegal decision, a crash, a protocol error.
+    Infraction,
 }
 
 impl GameEnd {
@@ -77,7 +98,9 @@ impl GameEnd {
     pub fn outcome(&self) -> &Outcome {
         match self {
             GameEnd::Rules(o) => o,
-            GameEnd::Adjudicated { outcome, .. } | GameEnd::Forfeit { outcome, .. } => outcome,
+            GameEnd::Adjudicated { outcome, .. }
+            | GameEnd::Resigned { outcome, .. }
+            | GameEnd::Forfeit { outcome, .. } => outcome,
         }
     }
 
@@ -86,6 +109,9 @@ impl GameEnd {
         match self {
             GameEnd::Rules(o) => o.description(game.position().variant()),
             GameEnd::Adjudicated { reason, .. } => reason.clone(),
+            GameEnd::Resigned { seat, .. } => {
+                format!("{} resigns", game.position().variant().seating.name(*seat))
+            }
             GameEnd::Forfeit { seat, reason, .. } => {
                 let v = game.position().variant();
                 format!("{} forfeits: {reason}", v.seating.name(*seat))
@@ -294,11 +320,12 @@ impl Game {
         });
     }
 
-    /// Ends the game by `seat`'s forfeit: its side loses, the others win.
-    pub fn forfeit(&mut self, seat: Seat, reason: impl Into<String>) {
+    /// The points when `seat`'s side loses outside the rules: it scores
+    /// nothing, the others win.
+    fn loss_of_side(&self, seat: Seat) -> Outcome {
         let v = self.pos.variant();
         let side = v.seating.side_of(seat);
-        let outcome = Outcome {
+        Outcome {
             points: crate::board::seating::BySeat::from_fn(v.seat_count(), |s| {
                 if side.contains(s) {
                     Points::ZERO
@@ -307,10 +334,27 @@ impl Game {
                 }
             }),
             reason: crate::rules::outcome::EndReason::Forfeit { losers: side },
-        };
+        }
+    }
+
+    /// Ends the game by `seat`'s resignation.
+    pub fn resign(&mut self, seat: Seat) {
+        let losers = crate::board::seating::SeatSet::single(seat);
+        let outcome = Outcome::defeat(
+            self.pos.variant(),
+            losers,
+            crate::rules::outcome::EndReason::Adjudicated,
+        );
+        self.end = Some(GameEnd::Resigned { seat, outcome });
+    }
+
+    /// Ends the game by `seat`'s forfeit: its side loses, the others win.
+    pub fn forfeit(&mut self, seat: Seat, cause: ForfeitCause, reason: impl Into<String>) {
+        let outcome = self.loss_of_side(seat);
         self.end = Some(GameEnd::Forfeit {
             seat,
             outcome,
+            cause,
             reason: reason.into(),
         });
     }
