@@ -383,6 +383,7 @@ fn coverage_counts_agree_with_a_brute_force() {
             &kinds,
             &ks,
             Convention::Strict,
+            0,
             1_000_000_000,
             10_000_000,
         )

@@ -122,6 +122,25 @@ impl Report {
     }
 }
 
+/// Reports how many of `solutions` differ up to the board's symmetries
+/// that keep the attacks of `kinds`.
+fn report_unique(
+    out: &mut Report,
+    board: &Board,
+    kinds: &[usize],
+    solutions: &[Vec<(usize, usize)>],
+) -> Result<(), CommandError> {
+    let maps = symmetries(board, kinds).map_err(err)?;
+    let unique = count_unique(solutions, &maps);
+    out.line(format!(
+        "  {unique} up to the {} symmetries that keep the attacks",
+        maps.len()
+    ));
+    out.set("unique", serde_json::json!(unique));
+    out.set("symmetries", serde_json::json!(maps.len()));
+    Ok(())
+}
+
 /// Runs a problem; `json` prints one JSON object instead of text.
 pub fn solve(problem: &Problem, json: bool) -> Result<(), CommandError> {
     use serde_json::json;
@@ -169,19 +188,12 @@ pub fn solve(problem: &Problem, json: bool) -> Result<(), CommandError> {
             out.set("count", json!(p.count));
             out.set("nodes", json!(p.nodes));
             if *unique {
-                let maps = symmetries(&b, &[kind]).map_err(err)?;
                 let sols: Vec<Vec<(usize, usize)>> = p
                     .examples
                     .iter()
                     .map(|s| s.iter().map(|&c| (c, kind)).collect())
                     .collect();
-                let u = count_unique(&sols, &maps);
-                out.line(format!(
-                    "  {u} up to the {} symmetries that keep the attacks",
-                    maps.len()
-                ));
-                out.set("unique", json!(u));
-                out.set("symmetries", json!(maps.len()));
+                report_unique(&mut out, &b, &[kind], &sols)?;
             }
             let mut sets = Vec::new();
             for s in p.examples.iter().take(*limit) {
@@ -241,8 +253,14 @@ pub fn solve(problem: &Problem, json: bool) -> Result<(), CommandError> {
                         .collect::<Result<_, _>>()?,
                     None => vec![*k; b.cells()],
                 };
-                let c =
-                    coverage::solve(&b, &kinds, &ks, convention, *limit, *budget).map_err(err)?;
+                // Counting up to symmetry needs every solution: one search
+                // that keeps them (refusing more than it can compare).
+                let c = if *unique {
+                    coverage::solve_all(&b, &kinds, &ks, convention, *limit, *budget, 5_000_000)
+                } else {
+                    coverage::solve(&b, &kinds, &ks, convention, *limit, *budget)
+                }
+                .map_err(err)?;
                 out.line(format!(
                     "{}: {} solutions; fewest pieces {} ({} solutions); {} nodes",
                     b.variant.spec,
@@ -258,19 +276,8 @@ pub fn solve(problem: &Problem, json: bool) -> Result<(), CommandError> {
                 out.set("min_pieces", json!(c.min_pieces));
                 out.set("min_count", json!(c.min_count));
                 out.set("nodes", json!(c.nodes));
-                if *unique {
-                    let maps = symmetries(&b, &kinds).map_err(err)?;
-                    let every =
-                        coverage::solve_all(&b, &kinds, &ks, convention, *budget, 5_000_000)
-                            .map_err(err)?;
-                    let sols = every.all.unwrap_or_default();
-                    let u = count_unique(&sols, &maps);
-                    out.line(format!(
-                        "  {u} up to the {} symmetries that keep the attacks",
-                        maps.len()
-                    ));
-                    out.set("unique", json!(u));
-                    out.set("symmetries", json!(maps.len()));
+                if let Some(sols) = &c.all {
+                    report_unique(&mut out, &b, &kinds, sols)?;
                 }
                 let mut solutions = Vec::new();
                 for sol in &c.examples {

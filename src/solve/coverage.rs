@@ -132,20 +132,24 @@ fn patterns_of(board: &Board, kind: usize, cell: usize, out: &mut Vec<Pattern>) 
                 occupied,
             });
         }
-        // Next combination.
-        let mut i = 0;
-        loop {
-            if i == rays.len() {
-                return;
-            }
-            stops[i] += 1;
-            if stops[i] < rays[i].len() {
-                break;
-            }
-            stops[i] = 0;
-            i += 1;
+        if !next_combination(&mut stops, |i| rays[i].len()) {
+            return;
         }
     }
+}
+
+/// Steps `pick` to the next combination, digit `i` running over
+/// `0..len(i)` (the first digit fastest, like an odometer); false once
+/// every combination has been visited (`pick` is back at all zeros).
+fn next_combination(pick: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
+    for (i, digit) in pick.iter_mut().enumerate() {
+        *digit += 1;
+        if *digit < len(i) {
+            return true;
+        }
+        *digit = 0;
+    }
+    false
 }
 
 /// How many patterns `kinds` have on the board, computed without building
@@ -248,27 +252,22 @@ pub fn solve(
     limit: usize,
     budget: u64,
 ) -> Result<Coverage, SolveError> {
-    search(board, kinds, k, convention, limit, budget, false)
+    search(board, kinds, k, convention, limit, budget, None)
 }
 
 /// As [`solve`], keeping every solution in [`Coverage::all`] (for counts
-/// up to symmetry); refuses more than `cap` solutions.
+/// up to symmetry); refuses more than `cap` solutions (the search stops as
+/// soon as it finds more).
 pub fn solve_all(
     board: &Board,
     kinds: &[usize],
     k: &[u32],
     convention: Convention,
+    limit: usize,
     budget: u64,
     cap: u64,
 ) -> Result<Coverage, SolveError> {
-    let c = search(board, kinds, k, convention, 0, budget, false)?;
-    if c.count > cap {
-        return Err(SolveError::OutOfReach(format!(
-            "{} solutions are too many to compare up to symmetry (at most {cap})",
-            c.count
-        )));
-    }
-    search(board, kinds, k, convention, 0, budget, true)
+    search(board, kinds, k, convention, limit, budget, Some(cap))
 }
 
 fn search(
@@ -278,7 +277,7 @@ fn search(
     convention: Convention,
     limit: usize,
     budget: u64,
-    collect: bool,
+    collect_cap: Option<u64>,
 ) -> Result<Coverage, SolveError> {
     let n = board.cells();
     if k.len() != n {
@@ -318,6 +317,10 @@ fn search(
         result: Coverage,
         limit: usize,
         budget: u64,
+        /// At most this many solutions are collected.
+        cap: u64,
+        /// More solutions than `cap` were found: the search stops.
+        over_cap: bool,
         strict: bool,
     }
     impl State<'_> {
@@ -385,6 +388,10 @@ fn search(
                 }
             }
             if let Some(all) = self.result.all.as_mut() {
+                if all.len() as u64 + ways > self.cap {
+                    self.over_cap = true;
+                    return;
+                }
                 let base: Placement = self
                     .chosen
                     .iter()
@@ -415,19 +422,7 @@ fn search(
                     }
                     sol.sort_unstable();
                     all.push(sol);
-                    let mut j = 0;
-                    loop {
-                        if j == slots.len() {
-                            break;
-                        }
-                        pick[j] += 1;
-                        if pick[j] < slots[j].len() {
-                            break;
-                        }
-                        pick[j] = 0;
-                        j += 1;
-                    }
-                    if j == slots.len() {
+                    if !next_combination(&mut pick, |j| slots[j].len()) {
                         break;
                     }
                 }
@@ -451,7 +446,7 @@ fn search(
             }
             let Some(t) = (0..self.cov.len()).find(|&c| self.cov[c] < self.k[c]) else {
                 self.finish();
-                return true;
+                return !self.over_cap;
             };
             let start = match last {
                 Some((cell, pos)) if cell == t => pos + 1,
@@ -485,14 +480,23 @@ fn search(
         must_hold: vec![0; n],
         chosen: Vec::new(),
         result: Coverage {
-            all: collect.then(Vec::new),
+            all: collect_cap.map(|_| Vec::new()),
             ..Coverage::default()
         },
         limit,
         budget,
+        cap: collect_cap.unwrap_or(u64::MAX),
+        over_cap: false,
         strict: convention == Convention::Strict,
     };
-    if !s.go(None) {
+    let finished = s.go(None);
+    if s.over_cap {
+        return Err(SolveError::OutOfReach(format!(
+            "more than {} solutions are too many to compare up to symmetry",
+            s.cap
+        )));
+    }
+    if !finished {
         return Err(SolveError::OutOfReach(format!(
             "more than {budget} search nodes ({} solutions so far); raise --budget",
             s.result.count
@@ -539,5 +543,35 @@ mod tests {
         eprintln!("seed {seed:?} strict {strict:?}");
         // Seed 002: K, N, P 25 each, B 95, R 324, Q 1331.
         assert_eq!(seed, [25, 25, 25, 95, 324, 1331]);
+    }
+
+    #[test]
+    fn collecting_stops_beyond_the_cap() {
+        let b = Board::from_spec("board:3x3").unwrap();
+        let kinds: Vec<usize> = "KQRBNP".chars().map(|c| b.kind(c).unwrap()).collect();
+        let k = vec![1; b.cells()];
+        let counted = solve(&b, &kinds, &k, Convention::Strict, 0, u64::MAX).unwrap();
+        assert!(counted.count > 1);
+        let all = solve_all(
+            &b,
+            &kinds,
+            &k,
+            Convention::Strict,
+            0,
+            u64::MAX,
+            counted.count,
+        )
+        .unwrap();
+        assert_eq!(all.all.map(|a| a.len() as u64), Some(counted.count));
+        let refused = solve_all(
+            &b,
+            &kinds,
+            &k,
+            Convention::Strict,
+            0,
+            u64::MAX,
+            counted.count - 1,
+        );
+        assert!(matches!(refused, Err(SolveError::OutOfReach(_))));
     }
 }
