@@ -87,7 +87,6 @@ fn queens_up_to_symmetry_are_oeis_a002562() {
     let b = Board::from_spec("board:5x5").unwrap();
     let kinds: Vec<usize> = "QP".chars().map(|c| b.kind(c).unwrap()).collect();
     assert_eq!(symmetries(&b, &kinds).unwrap().len(), 2);
-    assert!(symmetries(&Board::from_spec("cylinder").unwrap(), &kinds).is_err());
 }
 
 #[test]
@@ -201,14 +200,26 @@ fn seed_claims_of_19_4_on_the_cylinder_and_the_torus() {
     // Seed 000 §19.4: "8 rooks on the cylinder and on the torus, but only 7
     // and 2 queens". Expected values: tests/python/placement_reference.py,
     // an independent brute force (run below when python3 is there).
+    use ndchess::solve::symmetry::{count_unique, symmetries};
+    let up_to_symmetry = |b: &Board, kind: usize, sets: &[Vec<usize>]| {
+        let sols: Vec<Vec<(usize, usize)>> = sets
+            .iter()
+            .map(|s| s.iter().map(|&c| (c, kind)).collect())
+            .collect();
+        count_unique(&sols, &symmetries(b, &[kind]).unwrap())
+    };
     let cyl = Board::from_spec("cylinder").unwrap();
-    let q = maximum_sets(&cyl, cyl.kind('Q').unwrap(), 0, 100_000_000).unwrap();
+    let cq = cyl.kind('Q').unwrap();
+    let q = maximum_sets(&cyl, cq, usize::MAX, 100_000_000).unwrap();
     assert_eq!((q.size, q.count), (6, 3072), "6 queens, not the seed's 7");
+    let cyl_unique = up_to_symmetry(&cyl, cq, &q.examples);
     let r = maximum_sets(&cyl, cyl.kind('R').unwrap(), 0, 100_000_000).unwrap();
     assert_eq!((r.size, r.count), (8, 40320), "8 rooks, 8! ways");
     let torus = Board::from_spec("torus").unwrap();
-    let q = maximum_sets(&torus, torus.kind('Q').unwrap(), 0, 100_000_000).unwrap();
+    let tq = torus.kind('Q').unwrap();
+    let q = maximum_sets(&torus, tq, usize::MAX, 100_000_000).unwrap();
     assert_eq!((q.size, q.count), (2, 2520), "2 queens, as the seed says");
+    let torus_unique = up_to_symmetry(&torus, tq, &q.examples);
     let out = std::process::Command::new("python3")
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -219,8 +230,9 @@ fn seed_claims_of_19_4_on_the_cylinder_and_the_torus() {
         Ok(o) if o.status.success() => {
             let text = String::from_utf8_lossy(&o.stdout);
             assert!(
-                text.contains("cylinder Q 6 3072") && text.contains("torus Q 2 2520"),
-                "{text}"
+                text.contains(&format!("cylinder Q 6 3072 {cyl_unique}"))
+                    && text.contains(&format!("torus Q 2 2520 {torus_unique}")),
+                "{text}: ndchess counts {cyl_unique} and {torus_unique} up to symmetry"
             );
         }
         _ if std::env::var_os("CI").is_some() => panic!("python3 is required when CI is set"),
@@ -534,4 +546,47 @@ fn json_output_for_scripts() {
         "--seed-rules",
     ]);
     assert_eq!(v["patterns"]["Q"].as_u64(), Some(1331));
+}
+
+#[test]
+fn symmetry_groups_of_every_board() {
+    use ndchess::solve::symmetry::symmetries;
+    // The orders, counted by hand from each board's shape and wrapping:
+    // a square's dihedral group has 8 maps, an oblong's 4; forward pawns
+    // keep only the maps that fix the forward axes; a wrapping axis of
+    // length L adds its L rotations; the n-cube (and the n-D diamond, which
+    // has the same maps) has 2^n n! maps.
+    for (spec, pieces, order) in [
+        ("board:8x8", "Q", 8),
+        ("board:8x8", "QP", 2), // the mirror of the files
+        ("board:5x4", "Q", 4),
+        ("cylinder", "Q", 8 * 2 * 2),   // file rotations, two mirrors
+        ("cylinder", "QP", 8 * 2),      // no mirror of the ranks
+        ("torus", "Q", 14 * 8 * 2 * 2), // 14x8: no transposition
+        ("torus", "QP", 14 * 8 * 2),
+        ("cube", "Q", 8 * 6),
+        ("cube", "N", 8 * 6),
+        // Pawns go forward or up: swap those two axes, mirror the files.
+        ("cube", "QP", 2 * 2),
+        ("diamond:n=3", "Q", 8 * 6),
+        // Pawns along axis 1: the other two axes permuted and mirrored.
+        ("diamond:n=3", "QP", 2 * 4),
+        ("diamond:n=4", "Q", 16 * 24),
+        // Axes 2 and 3 wrap but admit no rotation (the diamond would
+        // move); axis 1 does not wrap, so it is not exchanged with them.
+        ("cylinder-diamond:n=3", "Q", 2 * 8),
+    ] {
+        let b = Board::from_spec(spec).unwrap();
+        let kinds: Vec<usize> = pieces.chars().map(|c| b.kind(c).unwrap()).collect();
+        let maps = symmetries(&b, &kinds).unwrap();
+        assert_eq!(maps.len(), order, "{spec} {pieces}");
+        // A group: closed under composition.
+        let set: std::collections::HashSet<&Vec<usize>> = maps.iter().collect();
+        for a in maps.iter().take(8) {
+            for b in &maps {
+                let ab: Vec<usize> = b.iter().map(|&c| a[c]).collect();
+                assert!(set.contains(&ab), "{spec} {pieces}: not closed");
+            }
+        }
+    }
 }

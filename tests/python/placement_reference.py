@@ -2,7 +2,12 @@
 wrap) and the 14x8 torus (ranks and files wrap), for tests/solve.rs:
 queens attack along ranks, files and diagonals walked cell by cell with the
 wrapping coordinates, written from RULES 2.3/2.4 without the engine.
-Prints "cylinder Q <max> <count>" and "torus Q <max> <count>".
+Prints "cylinder Q <max> <count> <unique>" and "torus Q <max> <count>
+<unique>", where <unique> counts the maximum sets up to the board's obvious
+geometric maps, listed here by hand: on the cylinder the 8 rotations of the
+files times the mirrors of files and ranks (32 maps), on the torus the
+14 x 8 translations times the mirrors of files and ranks (448 maps; the
+sides differ, so no transposition).
 """
 
 
@@ -33,6 +38,7 @@ def attacks(a, b, ranks, files, wrap_r, wrap_f):
 def maximum(ranks, files, wrap_r, wrap_f):
     cells = [(r, f) for r in range(ranks) for f in range(files)]
     best = [0, 0]
+    sets = []
 
     def go(i, chosen):
         # At most one queen per rank.
@@ -42,8 +48,10 @@ def maximum(ranks, files, wrap_r, wrap_f):
         if i == len(cells):
             if len(chosen) > best[0]:
                 best[:] = [len(chosen), 0]
+                sets.clear()
             if len(chosen) == best[0]:
                 best[1] += 1
+                sets.append(list(chosen))
             return
         c = cells[i]
         if all(not attacks(c, d, ranks, files, wrap_r, wrap_f) for d in chosen):
@@ -53,7 +61,27 @@ def maximum(ranks, files, wrap_r, wrap_f):
         go(i + 1, chosen)
 
     go(0, [])
-    return best
+    return best + [unique(sets, ranks, files, wrap_r, wrap_f)]
+
+
+def unique(sets, ranks, files, wrap_r, wrap_f):
+    maps = []
+    for mr in (False, True):
+        for mf in (False, True):
+            for tr in range(ranks if wrap_r else 1):
+                for tf in range(files if wrap_f else 1):
+                    maps.append((mr, mf, tr, tf))
+
+    def image(cell, m):
+        (r, f), (mr, mf, tr, tf) = cell, m
+        r = ranks - 1 - r if mr else r
+        f = files - 1 - f if mf else f
+        return ((r + tr) % ranks, (f + tf) % files)
+
+    seen = set()
+    for s in sets:
+        seen.add(min(tuple(sorted(image(c, m) for c in s)) for m in maps))
+    return len(seen)
 
 
 print("cylinder Q", *maximum(8, 8, False, True))
