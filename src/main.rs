@@ -76,6 +76,9 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long, global = true)]
         json: bool,
+        /// Threads for the parallel solvers (0: one per core).
+        #[arg(long, global = true, default_value_t = 0)]
+        threads: usize,
         #[command(subcommand)]
         problem: solve::Problem,
     },
@@ -127,7 +130,11 @@ fn main() {
         Command::Analyse(args) => search::analyse(&args),
         Command::Play(args) => play::play(&args).map(|_| ()),
         Command::Bench { depth } => search::bench(depth),
-        Command::Solve { json, problem } => solve::solve(&problem, json),
+        Command::Solve {
+            json,
+            threads,
+            problem,
+        } => solve::solve(&problem, json, threads),
         Command::Match(args) => arbiter::run(&args, false),
         Command::Tournament(args) => arbiter::run(&args, true),
         Command::Pgn {

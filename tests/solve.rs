@@ -590,3 +590,37 @@ fn symmetry_groups_of_every_board() {
         }
     }
 }
+
+#[test]
+fn coverage_results_do_not_depend_on_the_thread_count() {
+    use ndchess::solve::coverage::{Convention, solve_all};
+    let b = Board::from_spec("board:4x4").unwrap();
+    let kinds: Vec<usize> = "KQRBNP".chars().map(|c| b.kind(c).unwrap()).collect();
+    let k = vec![2; b.cells()];
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| solve_all(&b, &kinds, &k, Convention::Strict, 20, u64::MAX, u64::MAX))
+            .unwrap()
+    };
+    let (one, three) = (on(1), on(3));
+    assert!(one.count > 0);
+    assert_eq!(
+        (
+            one.count,
+            one.min_pieces,
+            one.min_count,
+            &one.examples,
+            &one.all
+        ),
+        (
+            three.count,
+            three.min_pieces,
+            three.min_count,
+            &three.examples,
+            &three.all
+        )
+    );
+}

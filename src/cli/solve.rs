@@ -36,7 +36,7 @@ pub enum Problem {
         /// Print at most this many of the sets.
         #[arg(long, default_value_t = 3)]
         limit: usize,
-        /// Also count the sets up to the board's symmetries (rectangles).
+        /// Also count the sets up to the board's symmetries.
         #[arg(long)]
         unique: bool,
         /// Give up after this many search nodes (says so).
@@ -65,8 +65,8 @@ pub enum Problem {
         /// Print the seed's table of coverage patterns per piece instead.
         #[arg(long)]
         patterns: bool,
-        /// Also count the solutions up to the board's symmetries
-        /// (rectangles; the maps that keep every piece's attacks).
+        /// Also count the solutions up to the board's symmetries (the
+        /// lattice maps that keep every piece's attacks).
         #[arg(long)]
         unique: bool,
         /// Print at most this many solutions.
@@ -141,8 +141,17 @@ fn report_unique(
     Ok(())
 }
 
-/// Runs a problem; `json` prints one JSON object instead of text.
-pub fn solve(problem: &Problem, json: bool) -> Result<(), CommandError> {
+/// Runs a problem on `threads` threads (0: one per core); `json` prints
+/// one JSON object instead of text.
+pub fn solve(problem: &Problem, json: bool, threads: usize) -> Result<(), CommandError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CommandError::Other(format!("--threads {threads}: {e}")))?;
+    pool.install(|| solve_on_pool(problem, json))
+}
+
+fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
     use serde_json::json;
     let t = Instant::now();
     let mut out = Report {

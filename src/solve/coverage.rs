@@ -36,7 +36,7 @@
 //! pawn, and pieces that attack nothing are placed only where a pattern
 //! demands a piece.
 
-use super::{Board, SolveError};
+use super::{Board, SolveError, pattern_search};
 use crate::board::piece::{EMPTY, piece};
 use crate::board::seating::Seat;
 use crate::rules::attacks;
@@ -141,7 +141,7 @@ fn patterns_of(board: &Board, kind: usize, cell: usize, out: &mut Vec<Pattern>) 
 /// Steps `pick` to the next combination, digit `i` running over
 /// `0..len(i)` (the first digit fastest, like an odometer); false once
 /// every combination has been visited (`pick` is back at all zeros).
-fn next_combination(pick: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
+pub(super) fn next_combination(pick: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
     for (i, digit) in pick.iter_mut().enumerate() {
         *digit += 1;
         if *digit < len(i) {
@@ -294,215 +294,22 @@ fn search(
         )));
     }
     let all = patterns(board, kinds, convention);
-    // Patterns grouped by their lowest attacked cell; the idle pieces
-    // (attacking nothing) by cell.
-    let mut by_low: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // The pieces that attack nothing (a pawn on its last rank), by cell:
+    // they fill cells that must hold a piece.
     let mut idle: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, p) in all.iter().enumerate() {
-        match p.attacks.first() {
-            Some(&low) => by_low[low].push(i),
-            None => idle[p.cell].push(p.kind),
-        }
+    for p in all.iter().filter(|p| p.attacks.is_empty()) {
+        idle[p.cell].push(p.kind);
     }
-    struct State<'a> {
-        all: &'a [Pattern],
-        by_low: &'a [Vec<usize>],
-        idle: &'a [Vec<usize>],
-        k: &'a [u32],
-        cov: Vec<u32>,
-        piece: Vec<Option<usize>>,
-        must_empty: Vec<u32>,
-        must_hold: Vec<u32>,
-        chosen: Vec<usize>,
-        result: Coverage,
-        limit: usize,
-        budget: u64,
-        /// At most this many solutions are collected.
-        cap: u64,
-        /// More solutions than `cap` were found: the search stops.
-        over_cap: bool,
-        strict: bool,
-    }
-    impl State<'_> {
-        fn fits(&self, p: &Pattern) -> bool {
-            self.piece[p.cell].is_none()
-                && self.must_empty[p.cell] == 0
-                && p.attacks.iter().all(|&c| self.cov[c] < self.k[c])
-                && p.empty
-                    .iter()
-                    .all(|&c| self.piece[c].is_none() && self.must_hold[c] == 0)
-                && p.occupied.iter().all(|&c| self.must_empty[c] == 0)
-        }
-
-        fn apply(&mut self, i: usize, sign: i32) {
-            let p = &self.all[i];
-            let add = |x: &mut u32| *x = (*x as i32 + sign) as u32;
-            for &c in &p.attacks {
-                add(&mut self.cov[c]);
-            }
-            for &c in &p.empty {
-                add(&mut self.must_empty[c]);
-            }
-            for &c in &p.occupied {
-                add(&mut self.must_hold[c]);
-            }
-            self.piece[p.cell] = if sign > 0 { Some(p.kind) } else { None };
-        }
-
-        /// Every cell is covered: fill demanded cells with idle pieces
-        /// (and, strictly, free cells optionally) and count.
-        fn finish(&mut self) {
-            let n = self.cov.len();
-            let mut ways: u64 = 1;
-            let mut demanded = Vec::new();
-            for c in 0..n {
-                if self.piece[c].is_some() {
-                    continue;
-                }
-                let z = self.idle[c].len() as u64;
-                if self.must_hold[c] > 0 {
-                    if z == 0 {
-                        return;
-                    }
-                    ways *= z;
-                    demanded.push(c);
-                } else if self.strict && self.must_empty[c] == 0 {
-                    ways *= 1 + z;
-                }
-            }
-            let pieces = self.chosen.len() + demanded.len();
-            // Placements with no optional idle piece: the demanded cells'
-            // choices only.
-            let fewest: u64 = demanded
-                .iter()
-                .map(|&c| self.idle[c].len() as u64)
-                .product();
-            let r = &mut self.result;
-            r.count += ways;
-            match r.min_pieces {
-                Some(m) if m < pieces => {}
-                Some(m) if m == pieces => r.min_count += fewest,
-                _ => {
-                    r.min_pieces = Some(pieces);
-                    r.min_count = fewest;
-                }
-            }
-            if let Some(all) = self.result.all.as_mut() {
-                if all.len() as u64 + ways > self.cap {
-                    self.over_cap = true;
-                    return;
-                }
-                let base: Placement = self
-                    .chosen
-                    .iter()
-                    .map(|&i| (self.all[i].cell, self.all[i].kind))
-                    .collect();
-                // Every choice of idle pieces: demanded cells take one of
-                // theirs, free cells (strictly) none or one.
-                let mut slots: Vec<Vec<Option<usize>>> = Vec::new();
-                for c in 0..n {
-                    if self.piece[c].is_some() {
-                        continue;
-                    }
-                    if self.must_hold[c] > 0 {
-                        slots.push(self.idle[c].iter().map(|&k| Some(c * 64 + k)).collect());
-                    } else if self.strict && self.must_empty[c] == 0 && !self.idle[c].is_empty() {
-                        let mut v = vec![None];
-                        v.extend(self.idle[c].iter().map(|&k| Some(c * 64 + k)));
-                        slots.push(v);
-                    }
-                }
-                let mut pick = vec![0usize; slots.len()];
-                loop {
-                    let mut sol = base.clone();
-                    for (slot, &i) in slots.iter().zip(&pick) {
-                        if let Some(code) = slot[i] {
-                            sol.push((code / 64, code % 64));
-                        }
-                    }
-                    sol.sort_unstable();
-                    all.push(sol);
-                    if !next_combination(&mut pick, |j| slots[j].len()) {
-                        break;
-                    }
-                }
-            }
-            if self.result.examples.len() < self.limit {
-                let mut sol: Placement = self
-                    .chosen
-                    .iter()
-                    .map(|&i| (self.all[i].cell, self.all[i].kind))
-                    .collect();
-                sol.extend(demanded.iter().map(|&c| (c, self.idle[c][0])));
-                sol.sort_unstable();
-                self.result.examples.push(sol);
-            }
-        }
-
-        fn go(&mut self, last: Option<(usize, usize)>) -> bool {
-            self.result.nodes += 1;
-            if self.result.nodes > self.budget {
-                return false;
-            }
-            let Some(t) = (0..self.cov.len()).find(|&c| self.cov[c] < self.k[c]) else {
-                self.finish();
-                return !self.over_cap;
-            };
-            let start = match last {
-                Some((cell, pos)) if cell == t => pos + 1,
-                _ => 0,
-            };
-            for pos in start..self.by_low[t].len() {
-                let i = self.by_low[t][pos];
-                if !self.fits(&self.all[i]) {
-                    continue;
-                }
-                self.apply(i, 1);
-                self.chosen.push(i);
-                let ok = self.go(Some((t, pos)));
-                self.chosen.pop();
-                self.apply(i, -1);
-                if !ok {
-                    return false;
-                }
-            }
-            true
-        }
-    }
-    let mut s = State {
-        all: &all,
-        by_low: &by_low,
-        idle: &idle,
+    let problem = pattern_search::Problem {
+        patterns: &all,
         k,
-        cov: vec![0; n],
-        piece: vec![None; n],
-        must_empty: vec![0; n],
-        must_hold: vec![0; n],
-        chosen: Vec::new(),
-        result: Coverage {
-            all: collect_cap.map(|_| Vec::new()),
-            ..Coverage::default()
-        },
+        idle: &idle,
+        strict: convention == Convention::Strict,
         limit,
         budget,
-        cap: collect_cap.unwrap_or(u64::MAX),
-        over_cap: false,
-        strict: convention == Convention::Strict,
+        collect_cap,
     };
-    let finished = s.go(None);
-    if s.over_cap {
-        return Err(SolveError::OutOfReach(format!(
-            "more than {} solutions are too many to compare up to symmetry",
-            s.cap
-        )));
-    }
-    if !finished {
-        return Err(SolveError::OutOfReach(format!(
-            "more than {budget} search nodes ({} solutions so far); raise --budget",
-            s.result.count
-        )));
-    }
-    Ok(s.result)
+    pattern_search::run(&problem, n)
 }
 
 /// Independent check of a placement: recomputes with the attack routine

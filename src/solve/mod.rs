@@ -8,6 +8,7 @@
 //! `board:WxH` rectangles) is a board for every solver.
 
 pub mod coverage;
+mod pattern_search;
 pub mod placement;
 pub mod symmetry;
 pub mod tour;
