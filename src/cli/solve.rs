@@ -5,6 +5,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 
 use ndchess::solve::coverage::{self, Convention};
+use ndchess::solve::magic_tour::find_magic;
 use ndchess::solve::placement::{maximum_sets, n_queens, torus_queens};
 use ndchess::solve::symmetry::{count_unique, symmetries};
 use ndchess::solve::tour::{count_from, find};
@@ -89,6 +90,15 @@ pub enum Problem {
         /// Count the directed tours from the start cell instead.
         #[arg(long)]
         count: bool,
+        /// A magic tour (seed §20): the move numbers on every line along
+        /// the `--axes` add up to the same sum.
+        #[arg(long, conflicts_with = "count")]
+        magic: bool,
+        /// With --magic: the axes whose lines must be magic, 1-based and
+        /// comma-separated (1 = ranks' direction … as in docs/solve.md);
+        /// default every axis (on 2-D: a semi-magic tour).
+        #[arg(long, requires = "magic")]
+        axes: Option<String>,
         /// Give up after this many search nodes (says so).
         #[arg(long, default_value_t = 1_000_000_000)]
         budget: u64,
@@ -139,6 +149,31 @@ fn report_unique(
     out.set("unique", serde_json::json!(unique));
     out.set("symmetries", serde_json::json!(maps.len()));
     Ok(())
+}
+
+/// The board with each cell's number (a tour's move numbers), 2-D boards
+/// as a grid with the last rank on top, other boards as "cell number"
+/// pairs.
+fn numbered_diagram(board: &Board, number: &[usize]) -> String {
+    let g = &board.variant.geometry;
+    if g.dims() != 2 {
+        return (0..board.cells())
+            .map(|c| format!("{}={}", board.name(c), number[c]))
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    let (ranks, files) = (g.lens()[0] as i32, g.lens()[1] as i32);
+    let mut rows = Vec::new();
+    for r in (0..ranks).rev() {
+        let row: Vec<String> = (0..files)
+            .map(|f| match g.cell_at(&[r, f]) {
+                Some(c) => format!("{:>4}", number[c]),
+                None => "    ".into(),
+            })
+            .collect();
+        rows.push(row.concat());
+    }
+    rows.join("\n")
 }
 
 /// Runs a problem on `threads` threads (0: one per core); `json` prints
@@ -307,6 +342,8 @@ fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
             from,
             closed,
             count,
+            magic,
+            axes,
             budget,
         } => {
             let b = Board::from_spec(&board.variant).map_err(err)?;
@@ -319,7 +356,64 @@ fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
             out.set("problem", json!("tour"));
             out.set("variant", json!(b.variant.spec));
             out.set("from", json!(b.name(start)));
-            if *count {
+            if *magic {
+                let dims = b.variant.geometry.dims();
+                let axes: Vec<usize> = match axes {
+                    None => (0..dims).collect(),
+                    Some(list) => list
+                        .split(',')
+                        .map(|x| match x.trim().parse::<usize>() {
+                            Ok(a) if (1..=dims).contains(&a) => Ok(a - 1),
+                            _ => Err(CommandError::Other(format!(
+                                "--axes: '{x}' is not an axis of {} (1 to {dims})",
+                                b.variant.spec
+                            ))),
+                        })
+                        .collect::<Result<_, _>>()?,
+                };
+                let kind = if *closed { "closed" } else { "open" };
+                let axis_names: Vec<String> = axes.iter().map(|a| (a + 1).to_string()).collect();
+                out.set("closed", json!(closed));
+                out.set(
+                    "magic_axes",
+                    json!(axes.iter().map(|a| a + 1).collect::<Vec<_>>()),
+                );
+                match find_magic(&b, start, *closed, &axes, *budget).map_err(err)? {
+                    Some(t) => {
+                        out.line(format!(
+                            "{}: magic {kind} tour from {} (lines along axes {} sum to {}; {} nodes)",
+                            b.variant.spec,
+                            b.name(start),
+                            axis_names.join(","),
+                            t.sums
+                                .iter()
+                                .map(u64::to_string)
+                                .collect::<Vec<_>>()
+                                .join(","),
+                            t.nodes
+                        ));
+                        let mut number = vec![0usize; b.cells()];
+                        for (i, &c) in t.path.iter().enumerate() {
+                            number[c] = i + 1;
+                        }
+                        out.line(numbered_diagram(&b, &number));
+                        let names: Vec<String> = t.path.iter().map(|&c| b.name(c)).collect();
+                        out.line(names.join(" "));
+                        out.set("found", json!(true));
+                        out.set("tour", json!(names));
+                        out.set("sums", json!(t.sums));
+                        out.set("nodes", json!(t.nodes));
+                    }
+                    None => {
+                        out.line(format!(
+                            "{}: no magic {kind} tour from {} (the search was complete)",
+                            b.variant.spec,
+                            b.name(start)
+                        ));
+                        out.set("found", json!(false));
+                    }
+                }
+            } else if *count {
                 let c = count_from(&b, start, *budget).map_err(err)?;
                 out.line(format!(
                     "{}: {} directed tours from {}, {} of them closed ({} nodes)",

@@ -8,6 +8,7 @@
 //! `board:WxH` rectangles) is a board for every solver.
 
 pub mod coverage;
+pub mod magic_tour;
 mod pattern_search;
 pub mod placement;
 pub mod symmetry;

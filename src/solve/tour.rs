@@ -20,24 +20,24 @@ pub fn knight_graph(board: &Board) -> Result<Vec<Vec<usize>>, SolveError> {
 
 /// A set of cells as words.
 #[derive(Clone)]
-struct Visited(Vec<u64>);
+pub(super) struct Visited(Vec<u64>);
 
 impl Visited {
-    fn new(n: usize) -> Visited {
+    pub(super) fn new(n: usize) -> Visited {
         Visited(vec![0; n.div_ceil(64)])
     }
-    fn has(&self, c: usize) -> bool {
+    pub(super) fn has(&self, c: usize) -> bool {
         self.0[c / 64] >> (c % 64) & 1 != 0
     }
-    fn set(&mut self, c: usize) {
+    pub(super) fn set(&mut self, c: usize) {
         self.0[c / 64] |= 1 << (c % 64);
     }
-    fn unset(&mut self, c: usize) {
+    pub(super) fn unset(&mut self, c: usize) {
         self.0[c / 64] &= !(1 << (c % 64));
     }
 }
 
-fn free_degree(g: &[Vec<usize>], seen: &Visited, c: usize) -> usize {
+pub(super) fn free_degree(g: &[Vec<usize>], seen: &Visited, c: usize) -> usize {
     g[c].iter().filter(|&&d| !seen.has(d)).count()
 }
 
@@ -124,7 +124,12 @@ pub fn find(
 /// have to be the last cell). For a closed tour (`start` given) the start
 /// counts as a way out of the last cell, and must keep an unvisited
 /// neighbour to return from.
-fn dead_end(g: &[Vec<usize>], seen: &Visited, here: usize, start: Option<usize>) -> bool {
+pub(super) fn dead_end(
+    g: &[Vec<usize>],
+    seen: &Visited,
+    here: usize,
+    start: Option<usize>,
+) -> bool {
     if let Some(s) = start
         && s != here
         && free_degree(g, seen, s) == 0
