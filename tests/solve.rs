@@ -416,6 +416,15 @@ fn coverage_counts_agree_with_a_brute_force() {
         for s in &c.examples {
             assert_eq!(attack_counts(&b, s), ks, "{w}x{h} {pieces} k={k}: {s:?}");
         }
+        // The minimal solutions: as many as the solutions with the fewest
+        // pieces among all of them (up to the limit), each valid.
+        let fewest_in_all = all.iter().filter(|s| Some(s.len()) == c.min_pieces).count();
+        assert_eq!(c.min_count, fewest_in_all as u64, "{w}x{h} {pieces} k={k}");
+        assert_eq!(c.minimal.len(), fewest_in_all.min(50));
+        for s in &c.minimal {
+            assert_eq!(Some(s.len()), c.min_pieces);
+            assert_eq!(attack_counts(&b, s), ks, "{w}x{h} {pieces} k={k}: {s:?}");
+        }
     }
 }
 
@@ -763,4 +772,22 @@ fn magic_tours_refuse_boards_without_the_structure() {
     )
     .unwrap_err();
     assert!(matches!(e, SolveError::OutOfReach(_)), "{e}");
+}
+
+#[test]
+fn no_6x6_tour_is_magic_in_ranks_and_files() {
+    use ndchess::solve::magic_tour::find_magic;
+    // G. P. Jelliss (2003): no magic knight's tour (ranks and files) exists
+    // on a (4m+2) x (4n+2) board. The search is complete from each of the
+    // six start cells that represent every cell of 6x6 up to its eight
+    // symmetries (which keep the condition on ranks and files together).
+    let b = Board::from_spec("board:6x6").unwrap();
+    for start in ["a1", "b1", "c1", "b2", "c2", "c3"] {
+        let s = b.variant.geometry.parse_cell(start).unwrap();
+        assert_eq!(
+            find_magic(&b, s, false, &[0, 1], 10_000_000_000).unwrap(),
+            None,
+            "{start}"
+        );
+    }
 }

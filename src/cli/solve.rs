@@ -34,9 +34,8 @@ pub enum Problem {
         /// The piece's letter (the board's own letters: K Q R B N P, W G …).
         #[arg(long, default_value = "Q")]
         piece: char,
-        /// Print at most this many of the sets.
-        #[arg(long, default_value_t = 3)]
-        limit: usize,
+        #[command(flatten)]
+        show: ShowArgs,
         /// Also count the sets up to the board's symmetries.
         #[arg(long)]
         unique: bool,
@@ -70,9 +69,12 @@ pub enum Problem {
         /// lattice maps that keep every piece's attacks).
         #[arg(long)]
         unique: bool,
-        /// Print at most this many solutions.
-        #[arg(long, default_value_t = 3)]
-        limit: usize,
+        #[command(flatten)]
+        show: ShowArgs,
+        /// Show solutions with the fewest pieces (instead of the first
+        /// found).
+        #[arg(long)]
+        minimal: bool,
         /// Give up after this many search nodes (says so).
         #[arg(long, default_value_t = 1_000_000_000)]
         budget: u64,
@@ -103,6 +105,61 @@ pub enum Problem {
         #[arg(long, default_value_t = 1_000_000_000)]
         budget: u64,
     },
+}
+
+/// How many solutions a problem prints (each as a list, a diagram and the
+/// board field of a position text).
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// Print at most this many solutions.
+    #[arg(long, default_value_t = 3)]
+    limit: usize,
+    /// Print every solution.
+    #[arg(long, conflicts_with_all = ["limit", "count"])]
+    all: bool,
+    /// Count only: print no solution.
+    #[arg(long, conflicts_with = "limit")]
+    count: bool,
+}
+
+impl ShowArgs {
+    /// The number of solutions to print.
+    fn shown(&self) -> usize {
+        if self.count {
+            0
+        } else if self.all {
+            usize::MAX
+        } else {
+            self.limit
+        }
+    }
+}
+
+/// Prints solutions (pieces as (cell, kind)) under `key`: each as its
+/// pieces, a diagram and the board field of a position text.
+fn show_solutions(out: &mut Report, board: &Board, key: &str, solutions: &[Vec<(usize, usize)>]) {
+    let mut list = Vec::new();
+    for (i, sol) in solutions.iter().enumerate() {
+        let pieces: Vec<String> = sol
+            .iter()
+            .map(|&(cell, kind)| {
+                format!("{}{}", board.variant.kinds[kind].letter, board.name(cell))
+            })
+            .collect();
+        let text = board.placement_text(sol);
+        out.line(format!(
+            "#{} ({} pieces): {}",
+            i + 1,
+            sol.len(),
+            pieces.join(" ")
+        ));
+        for row in board.placement_diagram(sol).lines() {
+            out.line(format!("    {row}"));
+        }
+        out.line(format!("    {text}"));
+        list.push(serde_json::json!({"pieces": pieces, "text": text}));
+    }
+    out.set(key, serde_json::Value::Array(list));
 }
 
 /// The board of a problem.
@@ -213,13 +270,14 @@ fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
         Problem::Placement {
             board,
             piece,
-            limit,
+            show,
             unique,
             budget,
         } => {
+            let limit = show.shown();
             let b = Board::from_spec(&board.variant).map_err(err)?;
             let kind = b.kind(*piece).map_err(err)?;
-            let keep = if *unique { usize::MAX } else { *limit };
+            let keep = if *unique { usize::MAX } else { limit };
             let p = maximum_sets(&b, kind, keep, *budget).map_err(err)?;
             out.line(format!(
                 "{}: at most {} non-attacking {piece}; {} such placements ({} nodes)",
@@ -239,14 +297,13 @@ fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
                     .collect();
                 report_unique(&mut out, &b, &[kind], &sols)?;
             }
-            let mut sets = Vec::new();
-            for s in p.examples.iter().take(*limit) {
-                let cells: Vec<String> =
-                    s.iter().map(|&c| format!("{piece}{}", b.name(c))).collect();
-                out.line(format!("  {}", cells.join(" ")));
-                sets.push(cells);
-            }
-            out.set("sets", json!(sets));
+            let sets: Vec<Vec<(usize, usize)>> = p
+                .examples
+                .iter()
+                .take(limit)
+                .map(|s| s.iter().map(|&c| (c, kind)).collect())
+                .collect();
+            show_solutions(&mut out, &b, "sets", &sets);
         }
         Problem::Coverage {
             board,
@@ -256,9 +313,11 @@ fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
             seed_rules,
             patterns,
             unique,
-            limit,
+            show,
+            minimal,
             budget,
         } => {
+            let limit = show.shown();
             let b = Board::from_spec(&board.variant).map_err(err)?;
             let kinds = pieces
                 .chars()
@@ -300,9 +359,9 @@ fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
                 // Counting up to symmetry needs every solution: one search
                 // that keeps them (refusing more than it can compare).
                 let c = if *unique {
-                    coverage::solve_all(&b, &kinds, &ks, convention, *limit, *budget, 5_000_000)
+                    coverage::solve_all(&b, &kinds, &ks, convention, limit, *budget, 5_000_000)
                 } else {
-                    coverage::solve(&b, &kinds, &ks, convention, *limit, *budget)
+                    coverage::solve(&b, &kinds, &ks, convention, limit, *budget)
                 }
                 .map_err(err)?;
                 out.line(format!(
@@ -323,18 +382,11 @@ fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
                 if let Some(sols) = &c.all {
                     report_unique(&mut out, &b, &kinds, sols)?;
                 }
-                let mut solutions = Vec::new();
-                for sol in &c.examples {
-                    let cells: Vec<String> = sol
-                        .iter()
-                        .map(|&(cell, kind)| {
-                            format!("{}{}", b.variant.kinds[kind].letter, b.name(cell))
-                        })
-                        .collect();
-                    out.line(format!("  {}", cells.join(" ")));
-                    solutions.push(cells);
+                if *minimal {
+                    show_solutions(&mut out, &b, "minimal", &c.minimal);
+                } else {
+                    show_solutions(&mut out, &b, "solutions", &c.examples);
                 }
-                out.set("solutions", json!(solutions));
             }
         }
         Problem::Tour {

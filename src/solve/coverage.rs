@@ -236,6 +236,9 @@ pub struct Coverage {
     pub min_count: u64,
     /// The first solutions found (up to the limit asked).
     pub examples: Vec<Placement>,
+    /// Solutions with the fewest pieces, in the order found (up to the
+    /// limit asked; without optional idle pieces).
+    pub minimal: Vec<Placement>,
     /// Every solution, when they were asked for ([`solve_all`]).
     pub all: Option<Vec<Placement>>,
     /// Search nodes.

@@ -23,6 +23,7 @@ use crate::board::registry;
 use crate::board::seating::Seat;
 use crate::board::variant::Variant;
 use crate::rules::attacks;
+use crate::rules::notation::text::layout;
 
 /// Why a problem cannot be solved as asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,6 +118,96 @@ impl Board {
     /// The cell's name.
     pub fn name(&self, cell: usize) -> String {
         self.variant.geometry.cell_name(cell)
+    }
+
+    /// A placement of the first seat's pieces, (cell, kind), as the board
+    /// field of a position text (docs/notation.md: slices separated by
+    /// `|`, ranks from the highest by `/`, runs of empty cells as counts).
+    pub fn placement_text(&self, placement: &[(usize, usize)]) -> String {
+        let at = self.letters(placement);
+        layout(&self.variant.geometry)
+            .iter()
+            .map(|slice| {
+                slice
+                    .iter()
+                    .map(|rank| {
+                        let mut out = String::new();
+                        let mut empty = 0;
+                        for &c in rank {
+                            match at[c] {
+                                None => empty += 1,
+                                Some(l) => {
+                                    if empty > 0 {
+                                        out.push_str(&empty.to_string());
+                                        empty = 0;
+                                    }
+                                    out.push(l);
+                                }
+                            }
+                        }
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                        }
+                        out
+                    })
+                    .collect::<Vec<_>>()
+                    .join("/")
+            })
+            .collect::<Vec<_>>()
+            .join("|")
+    }
+
+    /// A placement as a diagram: each 2-D slice with its highest rank on
+    /// top, the slices of a higher-dimensional board side by side, `.` for
+    /// an empty cell and a blank where the board's shape has no cell.
+    pub fn placement_diagram(&self, placement: &[(usize, usize)]) -> String {
+        let g = &self.variant.geometry;
+        let at = self.letters(placement);
+        let (ranks, files) = (
+            g.lens()[0] as i32,
+            g.lens().get(1).copied().unwrap_or(1) as i32,
+        );
+        // One slice per combination of the coordinates beyond the second.
+        let high: Vec<usize> = g.lens().iter().skip(2).copied().collect();
+        let slices: usize = high.iter().product();
+        let mut lines = vec![String::new(); ranks as usize];
+        for s in 0..slices {
+            let mut x = vec![0i32; g.dims()];
+            let mut rest = s;
+            for (i, &l) in high.iter().enumerate() {
+                x[2 + i] = (rest % l) as i32;
+                rest /= l;
+            }
+            for (row, line) in lines.iter_mut().enumerate() {
+                if s > 0 {
+                    line.push_str("   ");
+                }
+                x[0] = ranks - 1 - row as i32;
+                for f in 0..files {
+                    if g.dims() > 1 {
+                        x[1] = f;
+                    }
+                    line.push(match g.cell_at(&x) {
+                        None => ' ',
+                        Some(c) => at[c].unwrap_or('.'),
+                    });
+                }
+            }
+        }
+        lines
+            .iter()
+            .map(|l| l.trim_end())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The letter on every cell, if any.
+    fn letters(&self, placement: &[(usize, usize)]) -> Vec<Option<char>> {
+        let mut at = vec![None; self.cells()];
+        for &(c, kind) in placement {
+            at[c] = Some(self.variant.kinds[kind].letter);
+        }
+        at
     }
 }
 

@@ -286,10 +286,15 @@ fn merge(total: &mut Coverage, part: Coverage, limit: usize) {
         _ => {
             total.min_pieces = part.min_pieces;
             total.min_count = part.min_count;
+            total.minimal.clear();
         }
     }
     let room = limit.saturating_sub(total.examples.len());
     total.examples.extend(part.examples.into_iter().take(room));
+    if part.min_pieces.is_some() && part.min_pieces == total.min_pieces {
+        let room = limit.saturating_sub(total.minimal.len());
+        total.minimal.extend(part.minimal.into_iter().take(room));
+    }
     if let (Some(all), Some(more)) = (total.all.as_mut(), part.all) {
         all.extend(more);
     }
@@ -480,16 +485,34 @@ impl<'c, 'a, const W: usize> State<'c, 'a, W> {
         // Placements with no optional idle piece: the demanded cells'
         // choices only.
         let fewest: u64 = demanded.iter().map(|&c| idle[c].len() as u64).product();
-        let r = &mut self.result;
-        r.count += ways;
-        match r.min_pieces {
-            Some(m) if m < pieces => {}
-            Some(m) if m == pieces => r.min_count += fewest,
-            _ => {
-                r.min_pieces = Some(pieces);
-                r.min_count = fewest;
+        let fewest_placement = || -> Placement {
+            let mut sol: Placement = self
+                .chosen
+                .iter()
+                .map(|&i| (problem.patterns[i].cell, problem.patterns[i].kind))
+                .collect();
+            sol.extend(demanded.iter().map(|&c| (c, idle[c][0])));
+            sol.sort_unstable();
+            sol
+        };
+        let keep_minimal = match self.result.min_pieces {
+            Some(m) if m < pieces => false,
+            Some(m) if m == pieces => {
+                self.result.min_count += fewest;
+                self.result.minimal.len() < problem.limit
             }
+            _ => {
+                self.result.min_pieces = Some(pieces);
+                self.result.min_count = fewest;
+                self.result.minimal.clear();
+                problem.limit > 0
+            }
+        };
+        if keep_minimal {
+            let sol = fewest_placement();
+            self.result.minimal.push(sol);
         }
+        self.result.count += ways;
         if let Some(cap) = problem.collect_cap {
             let shared = &self.ctx.shared;
             if shared.collected.fetch_add(ways, Ordering::Relaxed) + ways > cap {
@@ -530,13 +553,7 @@ impl<'c, 'a, const W: usize> State<'c, 'a, W> {
             }
         }
         if self.result.examples.len() < problem.limit {
-            let mut sol: Placement = self
-                .chosen
-                .iter()
-                .map(|&i| (problem.patterns[i].cell, problem.patterns[i].kind))
-                .collect();
-            sol.extend(demanded.iter().map(|&c| (c, idle[c][0])));
-            sol.sort_unstable();
+            let sol = fewest_placement();
             self.result.examples.push(sol);
         }
         Ok(())
