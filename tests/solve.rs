@@ -249,6 +249,18 @@ type RectMap = fn(i32, i32, i32, i32) -> (i32, i32);
 /// coordinates with the chess rules (RULES §3: pawns attack their two
 /// forward diagonals on every rank), written without the engine.
 fn brute_force_coverage(w: i32, h: i32, pieces: &str, k: u32) -> (u64, usize, usize) {
+    brute_force_coverage_of(w, h, pieces, k, false)
+}
+
+/// As [`brute_force_coverage`]; with `vacant` only the empty cells must be
+/// attacked k times.
+fn brute_force_coverage_of(
+    w: i32,
+    h: i32,
+    pieces: &str,
+    k: u32,
+    vacant: bool,
+) -> (u64, usize, usize) {
     let cells = (w * h) as usize;
     let choices: Vec<char> = std::iter::once('.').chain(pieces.chars()).collect();
     let mut digits = vec![0usize; cells];
@@ -331,7 +343,11 @@ fn brute_force_coverage(w: i32, h: i32, pieces: &str, k: u32) -> (u64, usize, us
                 }
             }
         }
-        if hits.iter().all(|&x| x == k) {
+        if hits
+            .iter()
+            .zip(&digits)
+            .all(|(&x, &d)| x == k || (vacant && d != 0))
+        {
             count += 1;
             fewest = fewest.min(digits.iter().filter(|&&d| d != 0).count());
             let pieces_at: Vec<(i32, i32, char)> = (0..h)
@@ -424,6 +440,61 @@ fn coverage_counts_agree_with_a_brute_force() {
         for s in &c.minimal {
             assert_eq!(Some(s.len()), c.min_pieces);
             assert_eq!(attack_counts(&b, s), ks, "{w}x{h} {pieces} k={k}: {s:?}");
+        }
+    }
+}
+
+#[test]
+fn vacant_cell_coverage_agrees_with_a_brute_force() {
+    use ndchess::solve::coverage::{Cells, Convention, Request, attack_counts, solve_request};
+    // A full board is always a solution here, so the boards stay small.
+    for (w, h, pieces, k) in [
+        (2, 2, "KQRBNP", 1),
+        (2, 2, "KQRBNP", 2),
+        (3, 2, "KQRBNP", 1),
+        (3, 2, "KQRBNP", 2),
+        (3, 3, "QN", 1),
+        (3, 3, "RBP", 2),
+        (4, 3, "RB", 1),
+        (4, 3, "QN", 2),
+    ] {
+        let b = Board::from_spec(&format!("board:{w}x{h}")).unwrap();
+        let kinds: Vec<usize> = pieces.chars().map(|c| b.kind(c).unwrap()).collect();
+        let ks = vec![k; b.cells()];
+        let c = solve_request(
+            &b,
+            &Request {
+                kinds: &kinds,
+                k: &ks,
+                convention: Convention::Strict,
+                cells: Cells::Vacant,
+                limit: 50,
+                budget: 1_000_000_000,
+                collect_cap: Some(10_000_000),
+                progress: None,
+            },
+        )
+        .unwrap();
+        let (count, fewest, unique) = brute_force_coverage_of(w, h, pieces, k, true);
+        assert_eq!(c.count, count, "{w}x{h} {pieces} k={k} vacant");
+        if count > 0 {
+            assert_eq!(c.min_pieces, Some(fewest), "{w}x{h} {pieces} k={k}");
+        }
+        let all = c.all.clone().unwrap();
+        assert_eq!(all.len() as u64, count);
+        let maps = ndchess::solve::symmetry::symmetries(&b, &kinds).unwrap();
+        assert_eq!(
+            ndchess::solve::symmetry::count_unique(&all, &maps),
+            unique,
+            "{w}x{h} {pieces} k={k} vacant, up to symmetry"
+        );
+        // Each shown solution: the vacant cells attacked k times.
+        for s in c.examples.iter().chain(&c.minimal) {
+            let counts = attack_counts(&b, s);
+            for (cell, &n) in counts.iter().enumerate() {
+                let occupied = s.iter().any(|&(c, _)| c == cell);
+                assert!(occupied || n == k, "{w}x{h} {pieces} k={k}: {s:?}");
+            }
         }
     }
 }

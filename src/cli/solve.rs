@@ -58,6 +58,10 @@ pub enum Problem {
         /// The pieces allowed (letters of the board).
         #[arg(long, default_value = "KQRBNP")]
         pieces: String,
+        /// Only the vacant cells must be attacked k times (Friedman's other
+        /// question); occupied cells may be attacked any number of times.
+        #[arg(long)]
+        vacant: bool,
         /// Count as the seed does (duplicate patterns dropped, pawns on the
         /// last rank only where a piece is needed).
         #[arg(long)]
@@ -310,6 +314,7 @@ fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
             k,
             k_map,
             pieces,
+            vacant,
             seed_rules,
             patterns,
             unique,
@@ -336,6 +341,7 @@ fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
                 "convention",
                 json!(if *seed_rules { "seed" } else { "strict" }),
             );
+            out.set("vacant", json!(vacant));
             if *patterns {
                 let mut table = serde_json::Map::new();
                 for (kind, n) in coverage::pattern_counts(&b, &kinds, convention) {
@@ -358,11 +364,30 @@ fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
                 };
                 // Counting up to symmetry needs every solution: one search
                 // that keeps them (refusing more than it can compare).
-                let c = if *unique {
-                    coverage::solve_all(&b, &kinds, &ks, convention, limit, *budget, 5_000_000)
+                let cells = if *vacant {
+                    coverage::Cells::Vacant
                 } else {
-                    coverage::solve(&b, &kinds, &ks, convention, limit, *budget)
-                }
+                    coverage::Cells::All
+                };
+                let progress = |nodes: u64, solutions: u64| {
+                    eprintln!(
+                        "coverage: {nodes} nodes, {solutions} solutions so far, {:.0} s",
+                        t.elapsed().as_secs_f64()
+                    );
+                };
+                let c = coverage::solve_request(
+                    &b,
+                    &coverage::Request {
+                        kinds: &kinds,
+                        k: &ks,
+                        convention,
+                        cells,
+                        limit,
+                        budget: *budget,
+                        collect_cap: unique.then_some(5_000_000),
+                        progress: Some(&progress),
+                    },
+                )
                 .map_err(err)?;
                 out.line(format!(
                     "{}: {} solutions; fewest pieces {} ({} solutions); {} nodes",

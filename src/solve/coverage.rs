@@ -245,6 +245,16 @@ pub struct Coverage {
     pub nodes: u64,
 }
 
+/// Which cells must be attacked k times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cells {
+    /// Every cell, occupied or not (the seed's puzzle).
+    All,
+    /// Only the cells left vacant (Friedman's other question); an occupied
+    /// cell may be attacked any number of times.
+    Vacant,
+}
+
 /// Finds the placements of pieces of `kinds` that attack every cell `k[c]`
 /// times (`k` has one entry per cell).
 pub fn solve(
@@ -255,7 +265,44 @@ pub fn solve(
     limit: usize,
     budget: u64,
 ) -> Result<Coverage, SolveError> {
-    search(board, kinds, k, convention, limit, budget, None)
+    search(
+        board,
+        &Request {
+            kinds,
+            k,
+            convention,
+            cells: Cells::All,
+            limit,
+            budget,
+            collect_cap: None,
+            progress: None,
+        },
+    )
+}
+
+/// Everything a coverage search can be asked.
+pub struct Request<'a> {
+    /// The piece kinds allowed.
+    pub kinds: &'a [usize],
+    /// Attacks wanted, one entry per cell.
+    pub k: &'a [u32],
+    /// Which placements count.
+    pub convention: Convention,
+    /// Which cells need their k attacks.
+    pub cells: Cells,
+    /// Solutions to keep as examples (and minimal ones).
+    pub limit: usize,
+    /// Search nodes allowed.
+    pub budget: u64,
+    /// Keep every solution, refusing more than this many.
+    pub collect_cap: Option<u64>,
+    /// Told (nodes, solutions so far) every two seconds or so.
+    pub progress: Option<&'a (dyn Fn(u64, u64) + Sync)>,
+}
+
+/// Runs a coverage search as `request` says.
+pub fn solve_request(board: &Board, request: &Request) -> Result<Coverage, SolveError> {
+    search(board, request)
 }
 
 /// As [`solve`], keeping every solution in [`Coverage::all`] (for counts
@@ -270,18 +317,32 @@ pub fn solve_all(
     budget: u64,
     cap: u64,
 ) -> Result<Coverage, SolveError> {
-    search(board, kinds, k, convention, limit, budget, Some(cap))
+    search(
+        board,
+        &Request {
+            kinds,
+            k,
+            convention,
+            cells: Cells::All,
+            limit,
+            budget,
+            collect_cap: Some(cap),
+            progress: None,
+        },
+    )
 }
 
-fn search(
-    board: &Board,
-    kinds: &[usize],
-    k: &[u32],
-    convention: Convention,
-    limit: usize,
-    budget: u64,
-    collect_cap: Option<u64>,
-) -> Result<Coverage, SolveError> {
+fn search(board: &Board, request: &Request) -> Result<Coverage, SolveError> {
+    let &Request {
+        kinds,
+        k,
+        convention,
+        cells,
+        limit,
+        budget,
+        collect_cap,
+        progress,
+    } = request;
     let n = board.cells();
     if k.len() != n {
         return Err(SolveError::Parameter(format!(
@@ -308,9 +369,11 @@ fn search(
         k,
         idle: &idle,
         strict: convention == Convention::Strict,
+        vacant_only: cells == Cells::Vacant,
         limit,
         budget,
         collect_cap,
+        progress,
     };
     pattern_search::run(&problem, n)
 }

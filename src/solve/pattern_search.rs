@@ -97,13 +97,20 @@ pub struct Problem<'a> {
     pub idle: &'a [Vec<usize>],
     /// Strict convention: idle pieces may also stand on free cells.
     pub strict: bool,
+    /// Only vacant cells need k attacks ([`vacant`] mode).
+    pub vacant_only: bool,
     /// Solutions to keep as examples.
     pub limit: usize,
     /// Search nodes allowed.
     pub budget: u64,
     /// Keep every solution, refusing more than this many.
     pub collect_cap: Option<u64>,
+    /// Told (nodes, solutions) about every two seconds of a long search.
+    pub progress: Option<&'a (dyn Fn(u64, u64) + Sync)>,
 }
+
+/// Seconds between progress reports.
+const PROGRESS_EVERY_MS: u64 = 2000;
 
 /// Why a search stopped early.
 enum Stop {
@@ -113,6 +120,10 @@ enum Stop {
 
 /// Shared by the threads: node count, solutions collected, stop signal.
 struct Shared {
+    started: std::time::Instant,
+    /// Milliseconds after the start of the last progress report.
+    reported_ms: AtomicU64,
+    solutions: AtomicU64,
     nodes: AtomicU64,
     collected: AtomicU64,
     stop: AtomicBool,
@@ -124,6 +135,10 @@ struct Context<'a, const W: usize> {
     bits: Vec<PatternBits<W>>,
     /// Patterns by their lowest attacked cell.
     by_low: Vec<Vec<usize>>,
+    /// Vacant mode: the patterns on each cell, and the patterns attacking
+    /// each cell from a later cell.
+    by_cell: Vec<Vec<usize>>,
+    attackers: Vec<Vec<usize>>,
     shared: Shared,
 }
 
@@ -152,6 +167,8 @@ struct State<'c, 'a, const W: usize> {
     chosen: Vec<usize>,
     result: Coverage,
     local_nodes: u64,
+    /// Solutions already added to the shared count.
+    reported_solutions: u64,
 }
 
 /// Runs the search.
@@ -176,8 +193,20 @@ fn run_width<const W: usize>(problem: &Problem, cells: usize) -> Result<Coverage
             by_low[low].push(i);
         }
     }
+    let mut by_cell: Vec<Vec<usize>> = vec![Vec::new(); cells];
+    let mut attackers: Vec<Vec<usize>> = vec![Vec::new(); cells];
+    if problem.vacant_only {
+        for (i, p) in problem.patterns.iter().enumerate() {
+            by_cell[p.cell].push(i);
+            for &a in p.attacks.iter().filter(|&&a| a < p.cell) {
+                attackers[a].push(i);
+            }
+        }
+    }
     let ctx = Context::<W> {
         problem,
+        by_cell,
+        attackers,
         bits: problem
             .patterns
             .iter()
@@ -189,12 +218,22 @@ fn run_width<const W: usize>(problem: &Problem, cells: usize) -> Result<Coverage
             .collect(),
         by_low,
         shared: Shared {
+            started: std::time::Instant::now(),
+            reported_ms: AtomicU64::new(0),
+            solutions: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
             collected: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             cap_exceeded: AtomicBool::new(false),
         },
     };
+    if problem.vacant_only {
+        // One thread: the vacant search is not split (yet).
+        let mut s = State::new(&ctx);
+        let stopped = s.go_vacant(0, None).err();
+        s.flush_nodes();
+        return conclude(problem, &ctx, vec![stopped.map_or(Ok(s.result), Err)]);
+    }
     // Split the top of the tree until there is enough to share.
     let want = SUBTREES_PER_THREAD * rayon::current_num_threads();
     let mut frontier = vec![Subtree {
@@ -247,6 +286,15 @@ fn run_width<const W: usize>(problem: &Problem, cells: usize) -> Result<Coverage
             }
         })
         .collect();
+    conclude(problem, &ctx, results)
+}
+
+/// Merges the subtrees' results, or says why the search stopped.
+fn conclude<const W: usize>(
+    problem: &Problem,
+    ctx: &Context<W>,
+    results: Vec<Result<Coverage, Stop>>,
+) -> Result<Coverage, SolveError> {
     let nodes = ctx.shared.nodes.load(Ordering::Relaxed);
     let mut total = Coverage {
         all: problem.collect_cap.map(|_| Vec::new()),
@@ -271,7 +319,11 @@ fn run_width<const W: usize>(problem: &Problem, cells: usize) -> Result<Coverage
         ))),
         Some(Stop::Budget) => Err(SolveError::OutOfReach(format!(
             "more than {} search nodes ({} solutions so far); raise --budget",
-            problem.budget, total.count
+            problem.budget,
+            ctx.shared
+                .solutions
+                .load(Ordering::Relaxed)
+                .max(total.count)
         ))),
     }
 }
@@ -329,6 +381,7 @@ impl<'c, 'a, const W: usize> State<'c, 'a, W> {
                 ..Coverage::default()
             },
             local_nodes: 0,
+            reported_solutions: 0,
         }
     }
 
@@ -416,27 +469,29 @@ impl<'c, 'a, const W: usize> State<'c, 'a, W> {
     }
 
     fn flush_nodes(&mut self) {
-        self.ctx
-            .shared
-            .nodes
-            .fetch_add(self.local_nodes, Ordering::Relaxed);
+        let shared = &self.ctx.shared;
+        let nodes = shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed) + self.local_nodes;
         self.result.nodes += self.local_nodes;
         self.local_nodes = 0;
+        let new = self.result.count - self.reported_solutions;
+        self.reported_solutions = self.result.count;
+        let solutions = shared.solutions.fetch_add(new, Ordering::Relaxed) + new;
+        if let Some(progress) = self.ctx.problem.progress {
+            let now = shared.started.elapsed().as_millis() as u64;
+            let last = shared.reported_ms.load(Ordering::Relaxed);
+            if now >= last + PROGRESS_EVERY_MS
+                && shared
+                    .reported_ms
+                    .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok()
+            {
+                progress(nodes, solutions);
+            }
+        }
     }
 
     fn go(&mut self, last: Option<(usize, usize)>) -> Result<(), Stop> {
-        self.local_nodes += 1;
-        if self.local_nodes == NODE_BATCH {
-            self.flush_nodes();
-            let shared = &self.ctx.shared;
-            if shared.stop.load(Ordering::Relaxed) {
-                return Err(Stop::Budget);
-            }
-            if shared.nodes.load(Ordering::Relaxed) > self.ctx.problem.budget {
-                shared.stop.store(true, Ordering::Relaxed);
-                return Err(Stop::Budget);
-            }
-        }
+        self.count_node()?;
         let Some(t) = self.open.lowest() else {
             return self.finish();
         };
@@ -455,6 +510,155 @@ impl<'c, 'a, const W: usize> State<'c, 'a, W> {
             self.chosen.pop();
             self.undo(i);
             r?;
+        }
+        Ok(())
+    }
+
+    /// Counts a node; stops when the budget is spent or another thread
+    /// stopped.
+    #[inline]
+    fn count_node(&mut self) -> Result<(), Stop> {
+        self.local_nodes += 1;
+        if self.local_nodes == NODE_BATCH {
+            self.flush_nodes();
+            let shared = &self.ctx.shared;
+            if shared.stop.load(Ordering::Relaxed) {
+                return Err(Stop::Budget);
+            }
+            if shared.nodes.load(Ordering::Relaxed) > self.ctx.problem.budget {
+                shared.stop.store(true, Ordering::Relaxed);
+                return Err(Stop::Budget);
+            }
+        }
+        Ok(())
+    }
+
+    /// The vacant-cells search: settles the cells in order. Cell `t` is
+    /// either occupied (one of the patterns on `t`) or left vacant, and
+    /// then it gets exactly its missing attacks from patterns on later
+    /// cells, chosen in list order (`last`: the place of the previous one)
+    /// — earlier cells are settled, so no piece can come from them. Every
+    /// solution is reached once: by whether each cell holds a piece, and
+    /// which.
+    fn go_vacant(&mut self, mut t: usize, last: Option<usize>) -> Result<(), Stop> {
+        self.count_node()?;
+        let n = self.cov.len();
+        while t < n && self.pieces.has(t) {
+            t += 1;
+        }
+        if t == n {
+            return self.finish_vacant();
+        }
+        let k = self.ctx.problem.k[t];
+        let ctx = self.ctx;
+        if last.is_none() {
+            // Occupy t: a pattern on it (an idle piece only strictly or
+            // where a piece is demanded).
+            if !self.empty_set.has(t) {
+                let idle_ok = self.ctx.problem.strict || self.hold_set.has(t);
+                for &i in &ctx.by_cell[t] {
+                    let p = &ctx.problem.patterns[i];
+                    if (!p.attacks.is_empty() || idle_ok) && self.fits_vacant(i) {
+                        self.apply(i);
+                        self.chosen.push(i);
+                        let r = self.go_vacant(t + 1, None);
+                        self.chosen.pop();
+                        self.undo(i);
+                        r?;
+                    }
+                }
+            }
+            // Leave t vacant: it must stay empty from now on.
+            if self.hold_set.has(t) || self.cov[t] > k {
+                return Ok(());
+            }
+            self.must_empty[t] += 1;
+            self.empty_set.insert(t);
+            let r = self.vacant_cell(t, 0);
+            self.must_empty[t] -= 1;
+            if self.must_empty[t] == 0 {
+                self.empty_set.remove(t);
+            }
+            return r;
+        }
+        self.vacant_cell(t, last.map_or(0, |l| l + 1))
+    }
+
+    /// Cell `t` is vacant: settled if it has its k attacks, else one more
+    /// attacker from its list, from place `start` on.
+    fn vacant_cell(&mut self, t: usize, start: usize) -> Result<(), Stop> {
+        if self.cov[t] == self.ctx.problem.k[t] {
+            return self.go_vacant(t + 1, None);
+        }
+        let ctx = self.ctx;
+        for (pos, &i) in ctx.attackers[t].iter().enumerate().skip(start) {
+            if self.fits_vacant(i) {
+                self.apply(i);
+                self.chosen.push(i);
+                let r = self.go_vacant(t, Some(pos));
+                self.chosen.pop();
+                self.undo(i);
+                r?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether pattern `i` fits in the vacant mode: its cell free, no cell
+    /// that must stay empty attacked beyond its k, its demands consistent.
+    #[inline]
+    fn fits_vacant(&self, i: usize) -> bool {
+        let p = &self.ctx.problem.patterns[i];
+        let b = &self.ctx.bits[i];
+        let mut settled_full = self.full;
+        for (w, e) in settled_full.0.iter_mut().zip(&self.empty_set.0) {
+            *w &= e;
+        }
+        !self.pieces.has(p.cell)
+            && !self.empty_set.has(p.cell)
+            && !b.attacks.meets(&settled_full)
+            && !b.empty.meets(&self.pieces.union(&self.hold_set))
+            && !b.occupied.meets(&self.empty_set)
+    }
+
+    /// Every cell is settled: one solution.
+    fn finish_vacant(&mut self) -> Result<(), Stop> {
+        let problem = self.ctx.problem;
+        let mut sol: Placement = self
+            .chosen
+            .iter()
+            .map(|&i| (problem.patterns[i].cell, problem.patterns[i].kind))
+            .collect();
+        sol.sort_unstable();
+        let pieces = sol.len();
+        self.result.count += 1;
+        let keep_minimal = match self.result.min_pieces {
+            Some(m) if m < pieces => false,
+            Some(m) if m == pieces => {
+                self.result.min_count += 1;
+                self.result.minimal.len() < problem.limit
+            }
+            _ => {
+                self.result.min_pieces = Some(pieces);
+                self.result.min_count = 1;
+                self.result.minimal.clear();
+                problem.limit > 0
+            }
+        };
+        if keep_minimal {
+            self.result.minimal.push(sol.clone());
+        }
+        if self.result.examples.len() < problem.limit {
+            self.result.examples.push(sol.clone());
+        }
+        if let Some(cap) = problem.collect_cap {
+            let shared = &self.ctx.shared;
+            if shared.collected.fetch_add(1, Ordering::Relaxed) + 1 > cap {
+                shared.cap_exceeded.store(true, Ordering::Relaxed);
+                shared.stop.store(true, Ordering::Relaxed);
+                return Err(Stop::Cap);
+            }
+            self.result.all.get_or_insert_with(Vec::new).push(sol);
         }
         Ok(())
     }
