@@ -28,19 +28,7 @@ enum Command {
     /// subcommand when the first command is `xboard`).
     Xboard,
     /// Count the leaf nodes of the legal move tree (correctness work).
-    Perft {
-        #[command(flatten)]
-        variant: VariantArgs,
-        /// Depth in plies.
-        #[arg(long, short)]
-        depth: u32,
-        /// Print one `<move>: <count>` line per root move.
-        #[arg(long)]
-        divide: bool,
-        /// Threads for the root moves (0 = all cores).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-    },
+    Perft(inspect::PerftArgs),
     /// Draw a position.
     Show {
         #[command(flatten)]
@@ -117,12 +105,7 @@ fn main() {
     let result = match command {
         Command::Uci => cli::protocol(ndchess::protocol::Mode::Uci),
         Command::Xboard => cli::protocol(ndchess::protocol::Mode::XBoard),
-        Command::Perft {
-            variant,
-            depth,
-            divide,
-            threads,
-        } => inspect::perft(&variant, depth, divide, threads),
+        Command::Perft(args) => inspect::perft_command(&args),
         Command::Show { variant } => inspect::show(&variant),
         Command::Variants => inspect::variants(),
         Command::Mobility { variant } => inspect::mobility(&variant),

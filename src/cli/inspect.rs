@@ -2,7 +2,10 @@
 //! list, the seeds' mobility and start-position axioms.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Instant;
+
+use clap::{Args, Subcommand};
 
 use ndchess::board::piece::{EMPTY, Piece, piece_kind, piece_seat};
 use ndchess::board::registry;
@@ -10,9 +13,133 @@ use ndchess::board::seating::Seat;
 use ndchess::board::variant::Variant;
 use ndchess::rules::movegen;
 use ndchess::rules::notation;
+use ndchess::rules::perft_units::{self, ShardResult, Units, UnitsError};
 use ndchess::theory::mobility;
 
 use super::{CommandError, VariantArgs, io};
+
+/// `ndchess perft`: count, write work units, count a share of them, or
+/// merge the shares (docs/performance.md, "Perft on a cluster").
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct PerftArgs {
+    #[command(subcommand)]
+    pub command: Option<PerftCommand>,
+    #[command(flatten)]
+    pub variant: VariantArgs,
+    /// Depth in plies (with --units the units carry it).
+    #[arg(long, short, required_unless_present = "units")]
+    pub depth: Option<u32>,
+    /// Print one `<move>: <count>` line per root move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Threads (0 = all cores).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Write the work units: the positions this many plies deep, each with
+    /// the paths reaching it and the depth left, instead of counting.
+    #[arg(long, conflicts_with_all = ["divide", "units"])]
+    pub split: Option<u32>,
+    /// Count a share of the work units in this file (with --shard).
+    #[arg(long, requires = "shard", conflicts_with = "divide")]
+    pub units: Option<PathBuf>,
+    /// The share of --units to count: i/n takes the units whose number is
+    /// i modulo n (0 <= i < n).
+    #[arg(long, requires = "units")]
+    pub shard: Option<String>,
+    /// Write the units or the shard's result to this file (atomically:
+    /// a temporary file renamed at the end) instead of stdout.
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+}
+
+/// `ndchess perft merge`.
+#[derive(Subcommand, Debug)]
+pub enum PerftCommand {
+    /// Add shard results, checking that every unit was counted exactly
+    /// once; prints `Nodes searched: N`.
+    Merge {
+        /// The shard result files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+/// Runs `ndchess perft` in the mode its arguments choose.
+pub fn perft_command(args: &PerftArgs) -> Result<(), CommandError> {
+    let units_err = |e: UnitsError| CommandError::Other(e.to_string());
+    if let Some(PerftCommand::Merge { files }) = &args.command {
+        let mut results = Vec::new();
+        for f in files {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| CommandError::Other(format!("{}: {e}", f.display())))?;
+            let r = ShardResult::from_text(&text)
+                .map_err(|e| CommandError::Other(format!("{}: {e}", f.display())))?;
+            results.push(r);
+        }
+        let total = perft_units::merge(&results).map_err(units_err)?;
+        eprintln!(
+            "perft merge: {} shard results, {} units",
+            results.len(),
+            results[0].units
+        );
+        println!("Nodes searched: {total}");
+        return Ok(());
+    }
+    if let (Some(file), Some(shard)) = (&args.units, &args.shard) {
+        let (i, n) = perft_units::parse_shard(shard).map_err(units_err)?;
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| CommandError::Other(format!("{}: {e}", file.display())))?;
+        let units = Units::from_text(&text)
+            .map_err(|e| CommandError::Other(format!("{}: {e}", file.display())))?;
+        let started = Instant::now();
+        let last = std::sync::Mutex::new(Instant::now());
+        let result = perft_units::count_shard(&units, i, n, args.threads, |k, total| {
+            // Invariant: the lock is only held here, never across a panic.
+            let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
+            if k == total || last.elapsed().as_secs() >= 2 {
+                *last = Instant::now();
+                eprintln!(
+                    "perft shard {i}/{n}: {k}/{total} units ({:.1} s)",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        })
+        .map_err(units_err)?;
+        return write_out(args.out.as_deref(), &result.to_text());
+    }
+    let depth = args
+        .depth
+        .ok_or_else(|| CommandError::Other("--depth is required".into()))?;
+    if let Some(s) = args.split {
+        let (_v, pos) = args.variant.load()?;
+        let units = perft_units::split(&pos, depth, s).map_err(units_err)?;
+        eprintln!(
+            "perft split: {} units at depth {s} (of {depth})",
+            units.units.len()
+        );
+        return write_out(args.out.as_deref(), &units.to_text());
+    }
+    perft(&args.variant, depth, args.divide, args.threads)
+}
+
+/// Writes `text` to `path` through a temporary file renamed at the end (so
+/// a killed job leaves no half file), or to stdout.
+fn write_out(path: Option<&std::path::Path>, text: &str) -> Result<(), CommandError> {
+    match path {
+        None => std::io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(io),
+        Some(p) => {
+            let mut tmp = p.as_os_str().to_owned();
+            tmp.push(".tmp");
+            std::fs::write(&tmp, text)
+                .and_then(|()| std::fs::rename(&tmp, p))
+                .map_err(|e| CommandError::Other(format!("{}: {e}", p.display())))
+        }
+    }
+}
 
 /// `ndchess perft`.
 pub fn perft(

@@ -248,6 +248,9 @@ pub fn solve(problem: &Problem, json: bool, threads: usize) -> Result<(), Comman
 }
 
 fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
+    ndchess::solve::progress::set_sink(Box::new(|search, nodes, secs| {
+        eprintln!("{search}: {nodes} nodes, {secs:.0} s");
+    }));
     use serde_json::json;
     let t = Instant::now();
     let mut out = Report {

@@ -10,5 +10,6 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod outcome;
+pub mod perft_units;
 pub mod position;
 pub mod simultaneous;

@@ -238,6 +238,7 @@ pub fn find_magic(
         /// Some(found), or None when the budget ran out.
         fn go(&mut self) -> Option<bool> {
             self.nodes += 1;
+            super::progress::tick("magic tour", self.nodes);
             if self.nodes > self.budget {
                 return None;
             }

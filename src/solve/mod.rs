@@ -11,6 +11,7 @@ pub mod coverage;
 pub mod magic_tour;
 mod pattern_search;
 pub mod placement;
+pub mod progress;
 pub mod symmetry;
 pub mod tour;
 

@@ -231,6 +231,7 @@ pub fn maximum_sets(
 
         fn go(&mut self, from: usize, blocked: &mut Vec<u64>) -> bool {
             self.nodes += 1;
+            super::progress::tick("placement", self.nodes);
             if self.nodes > self.budget {
                 return false;
             }

@@ -70,6 +70,7 @@ pub fn find(
         budget: u64,
     ) -> Option<bool> {
         *nodes += 1;
+        super::progress::tick("tour", *nodes);
         if *nodes > budget {
             return None;
         }
@@ -186,6 +187,7 @@ pub fn count_from(board: &Board, start: usize, budget: u64) -> Result<TourCount,
         budget: u64,
     ) -> bool {
         count.nodes += 1;
+        super::progress::tick("tour count", count.nodes);
         if count.nodes > budget {
             return false;
         }

@@ -13,6 +13,7 @@ mod fast_path;
 mod model;
 mod notation_docs;
 mod perft_suites;
+mod perft_units;
 mod perft_variants;
 #[path = "../reference/mod.rs"]
 mod reference;
