@@ -185,3 +185,50 @@ fn the_cluster_recipes_give_the_undivided_count() {
     assert_eq!(merged, whole);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn deep_counts_file_agrees_at_the_depths_a_test_can_run() {
+    // perft/deep.epd: its shallow depths are recomputed here (the deep ones
+    // are a benchmark: docs/performance.md), and every depth it shares with
+    // variants.epd (the reference generator's counts) is equal.
+    let read = |name: &str| -> Vec<(String, Vec<(u32, u64)>)> {
+        let path = format!("{}/perft/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                let mut parts = l.split(" ;");
+                let spec = parts.next().unwrap().trim().to_string();
+                let counts = parts
+                    .map(|p| {
+                        let (d, n) = p.trim().split_once(' ').unwrap();
+                        (d[1..].parse().unwrap(), n.parse().unwrap())
+                    })
+                    .collect();
+                (spec, counts)
+            })
+            .collect()
+    };
+    let reference = read("variants.epd");
+    let deep = read("deep.epd");
+    assert_eq!(deep.len(), 3);
+    for (spec, counts) in &deep {
+        let v = registry::build(spec).unwrap();
+        let canonical = &v.spec;
+        let shared = reference
+            .iter()
+            .find(|(s, _)| registry::build(s).unwrap().spec == *canonical)
+            .unwrap_or_else(|| panic!("{spec} is not in variants.epd"));
+        for (d, n) in &shared.1 {
+            assert!(counts.contains(&(*d, *n)), "{spec} D{d}");
+        }
+        for &(d, n) in counts.iter().filter(|(_, n)| *n <= 5_000_000) {
+            assert_eq!(
+                movegen::perft(&mut Position::start(&v), d),
+                n,
+                "{spec} D{d}"
+            );
+        }
+    }
+}
