@@ -10,7 +10,12 @@
 //! - [`theory`]: the seeds' measures of boards and start positions
 //!   (mobility, the T4.2 axioms);
 //! - [`eval`]: the mobility-derived evaluation;
-//! - [`search`]: the alpha-beta search and its transposition table;
+//! - [`solve`]: the puzzle solvers and the forced-mate prover (boards and
+//!   rules only);
+//! - [`tablebase`]: endgame tables by retrograde analysis (boards, rules
+//!   and the solvers' symmetry groups);
+//! - [`search`]: the alpha-beta search, its transposition table, and the
+//!   probes of the endgame tables;
 //! - [`engine`]: the searcher as a component (options, threads, a search
 //!   thread for front-ends);
 //! - [`game`]: one game driver for every front-end (players, clocks,
@@ -26,4 +31,5 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod solve;
+pub mod tablebase;
 pub mod theory;

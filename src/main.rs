@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 mod cli;
 
 use cli::VariantArgs;
-use cli::{arbiter, inspect, play, search, solve};
+use cli::{arbiter, inspect, play, search, solve, tablebase};
 
 #[derive(Parser)]
 #[command(
@@ -70,6 +70,12 @@ enum Command {
         #[command(subcommand)]
         problem: solve::Problem,
     },
+    /// Endgame tables: generate, probe, stats, verify
+    /// (docs/tablebases.md).
+    Tablebase {
+        #[command(subcommand)]
+        command: tablebase::TablebaseCommand,
+    },
     /// PGN tools.
     Pgn {
         #[command(subcommand)]
@@ -118,6 +124,7 @@ fn main() {
             threads,
             problem,
         } => solve::solve(&problem, json, threads),
+        Command::Tablebase { command } => tablebase::run(&command),
         Command::Match(args) => arbiter::run(&args, false),
         Command::Tournament(args) => arbiter::run(&args, true),
         Command::Pgn {

@@ -7,6 +7,7 @@ pub mod inspect;
 pub mod play;
 pub mod search;
 pub mod solve;
+pub mod tablebase;
 
 use std::fmt;
 use std::sync::Arc;

@@ -48,6 +48,9 @@ pub struct PlayArgs {
     /// where they apply.
     #[arg(long, default_value_t = 500)]
     pub max_moves: u32,
+    /// Directory of endgame tables to probe (docs/tablebases.md).
+    #[arg(long)]
+    pub tablebases: Option<std::path::PathBuf>,
 }
 
 /// The parameters a spec leaves to chance (a Chess960 start number),
@@ -115,8 +118,10 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
         hash_mb: args.hash,
         ..EngineOptions::default()
     };
+    let mut engine = EnginePlayer::new("ndchess", options, limits);
+    engine.engine().set_tablebase_path(args.tablebases.clone());
     let mut player = SelfPlay {
-        engine: EnginePlayer::new("ndchess", options, limits),
+        engine,
         opening: RandomPlayer::new(args.seed.unwrap_or(0)),
         random_plies: if args.seed.is_some() { 2 } else { 0 },
     };

@@ -37,6 +37,9 @@ pub struct AnalyseArgs {
     /// Number of best lines to show.
     #[arg(long, default_value_t = 1)]
     pub multipv: usize,
+    /// Directory of endgame tables to probe (docs/tablebases.md).
+    #[arg(long)]
+    pub tablebases: Option<std::path::PathBuf>,
 }
 
 /// `ndchess analyse`: UCI-style `info` lines and `bestmove`.
@@ -48,6 +51,7 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), CommandError> {
         hash_mb: args.hash,
         ..EngineOptions::default()
     });
+    engine.set_tablebase_path(args.tablebases.clone());
     let mut limits = Limits {
         depth: args.depth,
         nodes: args.nodes,

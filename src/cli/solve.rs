@@ -83,6 +83,18 @@ pub enum Problem {
         #[arg(long, default_value_t = 1_000_000_000)]
         budget: u64,
     },
+    /// A forced mate in at most N moves for the side to move (--fen),
+    /// proved against every defence, with the line of the longest defence.
+    Mate {
+        #[command(flatten)]
+        variant: super::VariantArgs,
+        /// Most moves of the side to move, the mating move included.
+        #[arg(long)]
+        moves: u32,
+        /// Give up after this many positions (says so).
+        #[arg(long, default_value_t = 100_000_000)]
+        nodes: u64,
+    },
     /// A knight's tour (open or closed) from a cell, or their number.
     Tour {
         #[command(flatten)]
@@ -258,6 +270,31 @@ fn solve_on_pool(problem: &Problem, json: bool) -> Result<(), CommandError> {
         fields: serde_json::Map::new(),
     };
     match problem {
+        Problem::Mate {
+            variant,
+            moves,
+            nodes,
+        } => {
+            let (_, pos) = variant.load()?;
+            let proof = ndchess::solve::mate::prove_mate(&pos, *moves, *nodes).map_err(err)?;
+            let mut p = pos.clone();
+            let mut line = Vec::new();
+            for m in &proof.line {
+                line.push(ndchess::rules::notation::san::long_notation(&p, *m));
+                p.make(*m);
+            }
+            match proof.moves {
+                Some(k) => out.line(format!("mate in {k}: {}", line.join(" "))),
+                None => out.line(format!(
+                    "no mate in {moves}: every line of {moves} moves has a defence"
+                )),
+            }
+            out.line(format!("{} positions", proof.nodes));
+            out.set("problem", json!("mate"));
+            out.set("mate_in", json!(proof.moves));
+            out.set("line", json!(line));
+            out.set("nodes", json!(proof.nodes));
+        }
         Problem::Queens { n, torus } => {
             let count = if *torus {
                 torus_queens(*n)

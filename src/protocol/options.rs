@@ -31,7 +31,16 @@ pub enum OptionKind {
     },
     /// An action without a value.
     Button,
+    /// Free text, such as a directory (UCI `type string`; empty means
+    /// unset, written `<empty>` as UCI GUIs do).
+    Text {
+        /// Default value.
+        default: String,
+    },
 }
+
+/// Longest value a text option takes.
+pub const MAX_TEXT: usize = 4096;
 
 /// One option.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +62,8 @@ pub enum OptionValue {
     Word(String),
     /// A button was pressed.
     Press,
+    /// A text option's value (empty: unset).
+    Text(String),
 }
 
 /// Why a `setoption` was refused.
@@ -104,6 +115,20 @@ impl OptionSpec {
         };
         match &self.kind {
             OptionKind::Button => Ok(OptionValue::Press),
+            OptionKind::Text { .. } => {
+                let v = value.unwrap_or("");
+                if v.len() > MAX_TEXT {
+                    return Err(bad(
+                        &v[..v.floor_char_boundary(40)],
+                        format!("at most {MAX_TEXT} bytes"),
+                    ));
+                }
+                Ok(OptionValue::Text(if v == "<empty>" {
+                    String::new()
+                } else {
+                    v.to_string()
+                }))
+            }
             OptionKind::Spin { min, max, .. } => {
                 let v = value.ok_or_else(|| OptionError::MissingValue(self.name.into()))?;
                 let expected = || format!("an integer from {min} to {max}");
@@ -138,6 +163,7 @@ impl OptionSpec {
             OptionKind::Check { default } => OptionValue::Bool(*default),
             OptionKind::Combo { default, .. } => OptionValue::Word(default.clone()),
             OptionKind::Button => OptionValue::Press,
+            OptionKind::Text { default } => OptionValue::Text(default.clone()),
         }
     }
 }

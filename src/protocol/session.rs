@@ -42,6 +42,8 @@ pub mod names {
     pub const UCI_SHOWWDL: &str = "UCI_ShowWDL";
     /// The variant family.
     pub const UCI_VARIANT: &str = "UCI_Variant";
+    /// Directory of endgame tables (docs/tablebases.md).
+    pub const TABLEBASE_PATH: &str = "TablebasePath";
 }
 
 /// Limits of the options that cost memory or threads; the binary uses the
@@ -76,6 +78,8 @@ pub struct Settings {
     pub ponder: bool,
     /// `Move Overhead`, milliseconds.
     pub move_overhead_ms: u64,
+    /// `TablebasePath` (empty: none).
+    pub tablebase_path: String,
     /// `UCI_Chess960`.
     pub chess960: bool,
     /// `UCI_ShowWDL`.
@@ -155,7 +159,7 @@ fn param_value(
         OptionValue::Bool(b) => if *b { "1" } else { "0" }.to_string(),
         OptionValue::Word(w) if w == NOT_SET_WORD => return Ok(None),
         OptionValue::Word(w) => w.clone(),
-        OptionValue::Press => return Ok(None),
+        OptionValue::Press | OptionValue::Text(_) => return Ok(None),
     };
     p.parse(&text).map(Some).map_err(|e| match e {
         VariantError::BadValue {
@@ -203,6 +207,12 @@ pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
         OptionSpec {
             name: CLEAR_HASH,
             kind: OptionKind::Button,
+        },
+        OptionSpec {
+            name: TABLEBASE_PATH,
+            kind: OptionKind::Text {
+                default: String::new(),
+            },
         },
         check(UCI_CHESS960, false),
         check(UCI_SHOWWDL, false),
@@ -346,6 +356,7 @@ impl Session {
             multipv: 1,
             ponder: false,
             move_overhead_ms: int(names::MOVE_OVERHEAD) as u64,
+            tablebase_path: String::new(),
             chess960: false,
             show_wdl: false,
             variant: DEFAULT_FAMILY.into(),
@@ -449,6 +460,16 @@ impl Session {
             }
             CLEAR_HASH => {
                 self.host.configure(|e| e.new_game());
+                return Ok(OptionEffect::Other);
+            }
+            TABLEBASE_PATH => {
+                let dir = match &v {
+                    OptionValue::Text(t) => t.clone(),
+                    _ => unreachable!("invariant: text options parse to text"),
+                };
+                self.settings.tablebase_path = dir.clone();
+                let dir = (!dir.is_empty()).then(|| std::path::PathBuf::from(dir));
+                self.host.configure(move |e| e.set_tablebase_path(dir));
                 return Ok(OptionEffect::Other);
             }
             MULTIPV => {

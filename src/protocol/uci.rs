@@ -415,6 +415,15 @@ pub fn option_line(o: &OptionSpec) -> String {
             s
         }
         OptionKind::Button => format!("option name {} type button", o.name),
+        OptionKind::Text { default } => format!(
+            "option name {} type string default {}",
+            o.name,
+            if default.is_empty() {
+                "<empty>"
+            } else {
+                default
+            }
+        ),
     }
 }
 
@@ -490,10 +499,11 @@ pub fn info_line(
         s.push_str(&format!(" wdl {w} {d} {l}"));
     }
     s.push_str(&format!(
-        " nodes {} nps {} hashfull {} tbhits 0 time {}",
+        " nodes {} nps {} hashfull {} tbhits {} time {}",
         info.nodes,
         info.nps,
         info.hashfull,
+        info.tbhits,
         info.time.as_millis()
     ));
     if !info.pv.is_empty() {

@@ -387,6 +387,7 @@ fn option_feature(name: &str, o: &OptionSpec) -> String {
             format!("-combo {}", items.join(" /// "))
         }
         OptionKind::Button => "-button".into(),
+        OptionKind::Text { default } => format!("-path {default}"),
     };
     format!("feature option=\"{name} {body}\"")
 }
@@ -399,11 +400,15 @@ fn option_feature(name: &str, o: &OptionSpec) -> String {
 /// `Threads` come through `memory` and `cores`, the variant through
 /// `variant`.
 fn session_options() -> Vec<(String, &'static str)> {
-    let mut out: Vec<(String, &'static str)> =
-        [names::MULTIPV, names::MOVE_OVERHEAD, names::CLEAR_HASH]
-            .iter()
-            .map(|n| (n.replace(' ', ""), *n))
-            .collect();
+    let mut out: Vec<(String, &'static str)> = [
+        names::MULTIPV,
+        names::MOVE_OVERHEAD,
+        names::CLEAR_HASH,
+        names::TABLEBASE_PATH,
+    ]
+    .iter()
+    .map(|n| (n.replace(' ', ""), *n))
+    .collect();
     for p in registry::PARAMS {
         let played = registry::FAMILIES
             .iter()

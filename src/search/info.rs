@@ -31,6 +31,8 @@ pub struct SearchInfo {
     pub nps: u64,
     /// Permille of the transposition table written by this search.
     pub hashfull: u32,
+    /// Positions the endgame tables answered.
+    pub tbhits: u64,
     /// Time since the search started.
     pub time: Duration,
     /// The line, first move first; its moves are legal one after the other

@@ -31,6 +31,7 @@ use crate::board::variant::{StalemateRule, Variant};
 use crate::eval::{EvalConfig, EvalScratch, Evaluator};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::tablebase::Tablebases;
 
 pub use control::SearchControl;
 pub use info::{SearchInfo, SearchResult};
@@ -77,6 +78,10 @@ pub struct Engine {
     tt: TranspositionTable,
     evaluators: HashMap<String, Arc<Evaluator>>,
     workers: Vec<Worker>,
+    /// Where endgame tables are read from (`TablebasePath`).
+    tablebase_dir: Option<std::path::PathBuf>,
+    /// The tables of the variant last searched, if any are there.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -106,7 +111,31 @@ impl Engine {
             tt: TranspositionTable::new(options.hash_mb),
             evaluators: HashMap::new(),
             workers: Vec::new(),
+            tablebase_dir: None,
+            tablebases: None,
         }
+    }
+
+    /// Reads endgame tables from `dir` from the next search on (`None`:
+    /// no tables). Missing, corrupt or foreign files are skipped: the
+    /// engine plays on without them.
+    pub fn set_tablebase_path(&mut self, dir: Option<std::path::PathBuf>) {
+        self.tablebase_dir = dir;
+        self.tablebases = None;
+    }
+
+    /// The tables for `v` (`None` when no directory is set, the variant
+    /// has none, or tables do not apply to it).
+    pub fn tablebases_for(&mut self, v: &Arc<Variant>) -> Option<Arc<Tablebases>> {
+        let dir = self.tablebase_dir.as_ref()?;
+        if let Some(t) = &self.tablebases
+            && t.variant().spec == v.spec
+        {
+            return (t.max_pieces() > 0).then(|| t.clone());
+        }
+        let t = Arc::new(Tablebases::new(v, Some(dir)).ok()?);
+        self.tablebases = Some(t.clone());
+        (t.max_pieces() > 0).then_some(t)
     }
 
     /// The current options.
@@ -188,6 +217,7 @@ impl Engine {
                 nodes: 0,
                 nps: 0,
                 hashfull: self.tt.hashfull(),
+                tbhits: 0,
                 time: start.elapsed(),
                 pv: Vec::new(),
                 currmove: None,
@@ -204,6 +234,23 @@ impl Engine {
                 .collect();
             if !only.is_empty() {
                 legal = only;
+            }
+        }
+        // A position the tables hold: only the moves that keep its value
+        // (the quickest mate, the longest defence, the draw) are searched;
+        // inside the tree the tables give exact scores.
+        let tablebases = self.tablebases_for(&v);
+        if let Some(tb) = &tablebases
+            && let Ok(Some(ranked)) = tb.rank_moves(pos)
+            && let Some(&(_, best)) = ranked.first()
+        {
+            let keep: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| ranked.iter().any(|(r, val)| r == m && *val == best))
+                .collect();
+            if !keep.is_empty() {
+                legal = keep;
             }
         }
         // Root order: hash move, then captures by value, as inside the tree.
@@ -229,6 +276,7 @@ impl Engine {
             tm.restart(start);
         }
         let abort = AtomicBool::new(false);
+        let tablebase_hits = AtomicU64::new(0);
         let nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
         let shared = Shared {
             tt: &self.tt,
@@ -238,6 +286,9 @@ impl Engine {
             nodes: &nodes,
             limits,
             start,
+            tablebases: tablebases.as_deref(),
+            tablebase_pieces: tablebases.as_ref().map_or(0, |t| t.max_pieces()),
+            tablebase_hits: &tablebase_hits,
         };
         // A mate hunt may follow a found stalemate win, for a while: after
         // HUNT_PLIES reversible plies the ¾ point is taken.

@@ -19,6 +19,7 @@ use crate::rules::movegen::{MoveGen, legal_prefix};
 use crate::rules::moves::Move;
 use crate::rules::outcome::{EndReason, Outcome};
 use crate::rules::position::Position;
+use crate::tablebase::{End as TableEnd, Tablebases, Value as TableValue};
 
 use super::control::SearchControl;
 use super::info::SearchInfo;
@@ -46,6 +47,12 @@ pub(crate) struct Shared<'a> {
     pub nodes: &'a [AtomicU64],
     pub limits: &'a Limits,
     pub start: Instant,
+    /// Endgame tables of the variant, if any.
+    pub tablebases: Option<&'a Tablebases>,
+    /// Most pieces of any table there.
+    pub tablebase_pieces: usize,
+    /// Positions the tables answered (all threads).
+    pub tablebase_hits: &'a AtomicU64,
 }
 
 /// A root move with its latest score and line.
@@ -319,6 +326,53 @@ impl Worker {
         }
     }
 
+    /// The exact score of the current position from the endgame tables,
+    /// if a table holds it (never at the root: the root's moves were
+    /// chosen by the tables already).
+    fn probe_tables(&mut self, sh: &Shared, ply: usize) -> Option<i32> {
+        let tb = sh.tablebases?;
+        if ply == 0 {
+            return None;
+        }
+        let pos = self.pos.as_ref().expect("invariant: position set");
+        let pieces: u32 = pos.occupied_bits().iter().map(|w| w.count_ones()).sum();
+        if pieces as usize > sh.tablebase_pieces {
+            return None;
+        }
+        let value = tb.probe(pos).ok()??;
+        sh.tablebase_hits.fetch_add(1, Ordering::Relaxed);
+        let royal = pos.variant().royal_kind;
+        let pieces_of = |seat: Seat| {
+            pos.seat_cells(seat)
+                .filter(|&c| Some(piece_kind(pos.piece_at(c))) != royal)
+                .count() as u32
+        };
+        let us = pos.to_move();
+        let them = Seat::new(1 - us.index().min(1));
+        // Distances past the score bands are clamped (no table mate is
+        // that long on the boards tables are built for).
+        let at = |plies: u16| (ply + plies as usize).min(MAX_PLY - 1);
+        Some(match value {
+            TableValue::Win {
+                end: TableEnd::Mate,
+                plies,
+            } => -mated_in(at(plies)),
+            TableValue::Loss {
+                end: TableEnd::Mate,
+                plies,
+            } => mated_in(at(plies)),
+            TableValue::Win {
+                end: TableEnd::Stalemate,
+                plies,
+            } => -stalemated_in(at(plies), pieces_of(us)),
+            TableValue::Loss {
+                end: TableEnd::Stalemate,
+                plies,
+            } => stalemated_in(at(plies), pieces_of(them)),
+            TableValue::Draw => DRAW,
+        })
+    }
+
     /// The table key of the current position (mate-hunt results are kept
     /// apart from normal ones).
     #[inline]
@@ -474,6 +528,9 @@ impl Worker {
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
             return alpha;
+        }
+        if let Some(v) = self.probe_tables(sh, ply) {
+            return v;
         }
         let hash = self.tt_key();
         let tte = sh.tt.probe(hash);
@@ -944,6 +1001,7 @@ impl Worker {
                     nodes: 0,
                     nps: 0,
                     hashfull: 0,
+                    tbhits: 0,
                     time: sh.start.elapsed(),
                     pv: Vec::new(),
                     currmove: Some((m, i + 1)),
@@ -1032,6 +1090,7 @@ impl Worker {
             nodes,
             nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
             hashfull: sh.tt.hashfull(),
+            tbhits: sh.tablebase_hits.load(Ordering::Relaxed),
             time,
             pv: legal_prefix(self.pos.as_ref().expect("invariant: position set"), &rm.pv),
             currmove: None,

@@ -9,6 +9,7 @@
 
 pub mod coverage;
 pub mod magic_tour;
+pub mod mate;
 mod pattern_search;
 pub mod placement;
 pub mod progress;
