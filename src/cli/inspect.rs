@@ -5,6 +5,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use ndchess::rules::perft_table::{MAX_HASH_MB, PerftTable, perft_hashed};
+
 use clap::{Args, Subcommand};
 
 use ndchess::board::piece::{EMPTY, Piece, piece_kind, piece_seat};
@@ -51,6 +53,10 @@ pub struct PerftArgs {
     /// a temporary file renamed at the end) instead of stdout.
     #[arg(long, short)]
     pub out: Option<PathBuf>,
+    /// Transposition table for the count, MiB (0: none): positions
+    /// reached again by other move orders are counted once.
+    #[arg(long, default_value_t = 0)]
+    pub hash: usize,
 }
 
 /// `ndchess perft merge`.
@@ -94,18 +100,20 @@ pub fn perft_command(args: &PerftArgs) -> Result<(), CommandError> {
             .map_err(|e| CommandError::Other(format!("{}: {e}", file.display())))?;
         let started = Instant::now();
         let last = std::sync::Mutex::new(Instant::now());
-        let result = perft_units::count_shard(&units, i, n, args.threads, |k, total| {
-            // Invariant: the lock is only held here, never across a panic.
-            let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
-            if k == total || last.elapsed().as_secs() >= 2 {
-                *last = Instant::now();
-                eprintln!(
-                    "perft shard {i}/{n}: {k}/{total} units ({:.1} s)",
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        })
-        .map_err(units_err)?;
+        let table = (args.hash > 0).then(|| PerftTable::new(args.hash));
+        let result =
+            perft_units::count_shard(&units, i, n, args.threads, table.as_ref(), |k, total| {
+                // Invariant: the lock is only held here, never across a panic.
+                let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
+                if k == total || last.elapsed().as_secs() >= 2 {
+                    *last = Instant::now();
+                    eprintln!(
+                        "perft shard {i}/{n}: {k}/{total} units ({:.1} s)",
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+            })
+            .map_err(units_err)?;
         return write_out(args.out.as_deref(), &result.to_text());
     }
     let depth = args
@@ -120,7 +128,7 @@ pub fn perft_command(args: &PerftArgs) -> Result<(), CommandError> {
         );
         return write_out(args.out.as_deref(), &units.to_text());
     }
-    perft(&args.variant, depth, args.divide, args.threads)
+    perft(&args.variant, depth, args.divide, args.threads, args.hash)
 }
 
 /// Writes `text` to `path` through a temporary file renamed at the end (so
@@ -147,15 +155,25 @@ pub fn perft(
     depth: u32,
     divide: bool,
     threads: usize,
+    hash_mb: usize,
 ) -> Result<(), CommandError> {
     let (_v, pos) = args.load()?;
+    if hash_mb > MAX_HASH_MB {
+        return Err(CommandError::Other(format!(
+            "--hash {hash_mb}: at most {MAX_HASH_MB} MiB"
+        )));
+    }
+    let table = (hash_mb > 0).then(|| PerftTable::new(hash_mb));
     let started = Instant::now();
     let king_takes_rook = pos.king_takes_rook();
     let total = if depth == 0 {
         1
     } else if threads == 1 && !divide && depth < 5 {
         let mut p = pos.clone();
-        movegen::perft(&mut p, depth)
+        match &table {
+            Some(t) => perft_hashed(&mut p, depth, t),
+            None => movegen::perft(&mut p, depth),
+        }
     } else {
         // Deep runs report each finished root move on stderr.
         let roots = pos.legal_moves().len();
@@ -170,7 +188,7 @@ pub fn perft(
                 );
             }
         };
-        let results = movegen::perft_divide_with_progress(&pos, depth, threads, progress)
+        let results = movegen::perft_divide_with(&pos, depth, threads, table.as_ref(), progress)
             .map_err(|e| CommandError::Other(e.to_string()))?;
         let mut lines: Vec<(String, u64)> = results
             .iter()

@@ -10,6 +10,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod outcome;
+pub mod perft_table;
 pub mod perft_units;
 pub mod position;
 pub mod simultaneous;

@@ -303,6 +303,7 @@ pub fn count_shard(
     i: usize,
     n: usize,
     threads: usize,
+    table: Option<&crate::rules::perft_table::PerftTable>,
     done: impl Fn(usize, usize) + Sync,
 ) -> Result<ShardResult, UnitsError> {
     let mine = units.shard(i, n)?;
@@ -315,7 +316,11 @@ pub fn count_shard(
         mine.par_iter()
             .map(|u| {
                 let mut p = u.position.clone();
-                let nodes = movegen::perft(&mut p, u.depth_left) * u.paths;
+                let below = match table {
+                    Some(t) => crate::rules::perft_table::perft_hashed(&mut p, u.depth_left, t),
+                    None => movegen::perft(&mut p, u.depth_left),
+                };
+                let nodes = below * u.paths;
                 let k = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 done(k, mine.len());
                 (u.id, nodes)

@@ -333,7 +333,10 @@ impl Engine {
             let mut s = EvalScratch::default();
             eval.evaluate(pos, &mut s)
         };
-        let pv = crate::rules::movegen::legal_prefix(pos, &best.pv);
+        let mut pv = crate::rules::movegen::legal_prefix(pos, &best.pv);
+        if let Some(tb) = &tablebases {
+            extend_with_table(pos, &mut pv, tb);
+        }
         SearchResult {
             best: Some(best.mv),
             ponder: pv.get(1).copied(),
@@ -374,5 +377,29 @@ impl Engine {
             outcome: pos.outcome(),
             failure: None,
         }
+    }
+}
+
+/// Continues a principal variation that reaches a table position with the
+/// table's best line (quickest win, longest defence) to the end of the
+/// game, so a table result shows its whole mate.
+fn extend_with_table(root: &Position, pv: &mut Vec<Move>, tb: &Tablebases) {
+    let mut p = root.clone();
+    for &m in pv.iter() {
+        p.make(m);
+    }
+    while pv.len() < 2 * MAX_PLY {
+        match tb.probe(&p) {
+            Ok(Some(crate::tablebase::Value::Draw)) | Ok(None) | Err(_) => return,
+            Ok(Some(_)) => {}
+        }
+        let Ok(Some(ranked)) = tb.rank_moves(&p) else {
+            return;
+        };
+        let Some(&(m, _)) = ranked.first() else {
+            return;
+        };
+        pv.push(m);
+        p.make(m);
     }
 }

@@ -20,7 +20,7 @@ fn divided(spec: &str, depth: u32, at: u32, shares: usize) -> u64 {
     let units = Units::from_text(&units.to_text()).unwrap();
     let results: Vec<ShardResult> = (0..shares)
         .map(|i| {
-            let r = count_shard(&units, i, shares, 1, |_, _| {}).unwrap();
+            let r = count_shard(&units, i, shares, 1, None, |_, _| {}).unwrap();
             ShardResult::from_text(&r.to_text()).unwrap()
         })
         .collect();
@@ -86,7 +86,7 @@ fn bad_files_and_incomplete_merges_are_refused() {
         assert!(e.unwrap_err().to_string().contains(needle), "{needle}");
     }
     let r: Vec<ShardResult> = (0..3)
-        .map(|i| count_shard(&units, i, 3, 1, |_, _| {}).unwrap())
+        .map(|i| count_shard(&units, i, 3, 1, None, |_, _| {}).unwrap())
         .collect();
     assert!(
         merge(&r[..2])
@@ -97,7 +97,7 @@ fn bad_files_and_incomplete_merges_are_refused() {
     let twice = [r[0].clone(), r[0].clone(), r[1].clone(), r[2].clone()];
     assert!(merge(&twice).unwrap_err().to_string().contains("twice"));
     let other = split(&Position::start(&v), 3, 2).unwrap();
-    let foreign = count_shard(&other, 0, 3, 1, |_, _| {}).unwrap();
+    let foreign = count_shard(&other, 0, 3, 1, None, |_, _| {}).unwrap();
     let mixed = [foreign, r[1].clone(), r[2].clone()];
     assert!(
         merge(&mixed)
@@ -105,7 +105,7 @@ fn bad_files_and_incomplete_merges_are_refused() {
             .to_string()
             .contains("other units")
     );
-    assert!(count_shard(&units, 3, 3, 1, |_, _| {}).is_err());
+    assert!(count_shard(&units, 3, 3, 1, None, |_, _| {}).is_err());
     assert!(ShardResult::from_text("# ndchess perft shard 1\nunits-digest zz\n").is_err());
 }
 
@@ -230,5 +230,48 @@ fn deep_counts_file_agrees_at_the_depths_a_test_can_run() {
                 "{spec} D{d}"
             );
         }
+    }
+}
+
+#[test]
+fn hashed_perft_gives_the_plain_counts() {
+    // The transposition table (perft --hash) may only save work, never
+    // change a count: the same counts on six boards, with a table small
+    // enough to be overwritten all the time and with a large one, on one
+    // thread and split over root moves on two, and in shards.
+    use ndchess::rules::perft_table::{PerftTable, perft_hashed};
+    for (spec, depth) in [
+        ("chess", 5),
+        ("chess960:sp=0", 4),
+        ("cylinder", 4),
+        ("torus", 4),
+        ("cube", 5),
+        ("diamond:n=3", 4),
+    ] {
+        let v = registry::build(spec).unwrap();
+        let mut pos = Position::start(&v);
+        let plain = movegen::perft(&mut pos, depth);
+        for mb in [1, 64] {
+            let t = PerftTable::new(mb);
+            assert_eq!(perft_hashed(&mut pos, depth, &t), plain, "{spec} {mb} MiB");
+            // Again with the table filled.
+            assert_eq!(
+                perft_hashed(&mut pos, depth, &t),
+                plain,
+                "{spec} {mb} MiB, warm"
+            );
+            let split: u64 = movegen::perft_divide_with(&pos, depth, 2, Some(&t), |_, _| {})
+                .unwrap()
+                .iter()
+                .map(|x| x.1)
+                .sum();
+            assert_eq!(split, plain, "{spec} {mb} MiB, two threads");
+        }
+        let units = split(&pos, depth, 2).unwrap();
+        let t = PerftTable::new(4);
+        let results: Vec<ShardResult> = (0..2)
+            .map(|i| count_shard(&units, i, 2, 1, Some(&t), |_, _| {}).unwrap())
+            .collect();
+        assert_eq!(merge(&results).unwrap(), plain, "{spec} shards");
     }
 }

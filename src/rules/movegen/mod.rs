@@ -343,6 +343,18 @@ pub fn perft_divide_with_progress(
     threads: usize,
     done: impl Fn(Move, u64) + Sync,
 ) -> Result<Vec<(Move, u64)>, rayon::ThreadPoolBuildError> {
+    perft_divide_with(pos, depth, threads, None, done)
+}
+
+/// [`perft_divide_with_progress`], with a transposition table shared by
+/// the threads when one is given.
+pub fn perft_divide_with(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    table: Option<&crate::rules::perft_table::PerftTable>,
+    done: impl Fn(Move, u64) + Sync,
+) -> Result<Vec<(Move, u64)>, rayon::ThreadPoolBuildError> {
     let moves = pos.legal_moves();
     if depth <= 1 {
         return Ok(moves.into_iter().map(|m| (m, 1)).collect());
@@ -356,7 +368,10 @@ pub fn perft_divide_with_progress(
             .map(|&m| {
                 let mut p = pos.clone();
                 p.make(m);
-                let n = perft(&mut p, depth - 1);
+                let n = match table {
+                    Some(t) => crate::rules::perft_table::perft_hashed(&mut p, depth - 1, t),
+                    None => perft(&mut p, depth - 1),
+                };
                 done(m, n);
                 (m, n)
             })
