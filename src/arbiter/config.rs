@@ -64,6 +64,8 @@ pub struct Config {
     pub resign: Option<ResignRule>,
     /// Draw after this many full moves.
     pub maxmoves: Option<usize>,
+    /// Endgame tables for adjudication (`-tb DIR`).
+    pub tablebases: Option<PathBuf>,
     /// Sequential test (two engines).
     pub sprt: Option<Sprt>,
     /// Print the ratings every this many games.
@@ -226,6 +228,7 @@ impl Config {
             draw: None,
             resign: None,
             maxmoves: None,
+            tablebases: None,
             sprt: None,
             rating_interval: 10,
             wait: Duration::ZERO,
@@ -363,6 +366,7 @@ impl Config {
                     c.resign = Some(r);
                 }
                 "maxmoves" => c.maxmoves = Some(num(&opt, one()?)?),
+                "tb" => c.tablebases = Some(PathBuf::from(one()?)),
                 "sprt" => {
                     let kv = key_values(&opt, &words)?;
                     let mut s = Sprt {

@@ -568,6 +568,28 @@ fn hms(d: Duration) -> String {
     format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
+/// The endgame tables of `variant` in `dir`, shared by every game of the
+/// run (tables are read once); `None` where tables do not apply.
+fn tablebases_for(
+    variant: &Arc<Variant>,
+    dir: &std::path::Path,
+) -> Option<Arc<crate::tablebase::Tablebases>> {
+    type Cache =
+        std::collections::HashMap<(String, PathBuf), Option<Arc<crate::tablebase::Tablebases>>>;
+    static CACHE: std::sync::OnceLock<std::sync::Mutex<Cache>> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    // Invariant: the lock is held only for this lookup, never across a panic.
+    let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
+    cache
+        .entry((variant.spec.clone(), dir.to_path_buf()))
+        .or_insert_with(|| {
+            crate::tablebase::Tablebases::new(variant, Some(dir))
+                .ok()
+                .map(Arc::new)
+        })
+        .clone()
+}
+
 /// Plays one game of the schedule with the worker's engines.
 fn play_job(
     job: &Job,
@@ -606,6 +628,10 @@ fn play_job(
         max_plies: c.maxmoves.map(|m| m * job.seats.len()),
         draw_rule: c.draw,
         resign_rule: c.resign,
+        tablebases: c
+            .tablebases
+            .as_deref()
+            .and_then(|dir| tablebases_for(variant, dir)),
     };
     let end = {
         let mut players: Vec<&mut dyn Player> =

@@ -100,6 +100,46 @@ pub struct DriverOptions {
     pub draw_rule: Option<DrawRule>,
     /// Resignation by an engine's score.
     pub resign_rule: Option<ResignRule>,
+    /// Endgame tables: a game that reaches a position they hold ends with
+    /// the tables' result (cutechess-cli's `-tb`).
+    pub tablebases: Option<std::sync::Arc<crate::tablebase::Tablebases>>,
+}
+
+/// The tables' verdict on `game`'s position, if they hold it: the result
+/// with perfect play, and the reason as a sentence.
+pub fn tablebase_verdict(
+    tb: &crate::tablebase::Tablebases,
+    game: &Game,
+) -> Option<(crate::rules::outcome::Outcome, String)> {
+    use crate::rules::outcome::{EndReason, Outcome};
+    use crate::tablebase::{End, Value};
+    let pos = game.position();
+    let v = pos.variant();
+    let value = tb.probe(pos).ok()??;
+    let stm = pos.to_move();
+    let other = crate::board::seating::Seat::new(1 - stm.index().min(1));
+    let name = |s| v.seating.name(s).to_string();
+    let (winner, loser, end, moves) = match value {
+        Value::Draw => {
+            return Some((
+                Outcome::draw(v.seat_count(), EndReason::Adjudicated),
+                "tablebase: draw".into(),
+            ));
+        }
+        Value::Win { end, .. } => (stm, other, end, value.moves()),
+        Value::Loss { end, .. } => (other, stm, end, value.moves()),
+    };
+    let losers = crate::board::seating::SeatSet::single(loser);
+    Some(match end {
+        End::Mate => (
+            Outcome::defeat(v, losers, EndReason::Adjudicated),
+            format!("tablebase: {} mates in {moves}", name(winner)),
+        ),
+        End::Stalemate => (
+            Outcome::defeat(v, losers, EndReason::StalemateLoss { losers }),
+            format!("tablebase: {} wins by stalemate in {moves}", name(winner)),
+        ),
+    })
 }
 
 /// Plays `game` to its end: `players[seats[s]]` decides for seat `s` (one
@@ -242,6 +282,12 @@ pub fn run(
                     break;
                 }
             }
+        }
+        if !game.is_over()
+            && let Some(tb) = &options.tablebases
+            && let Some((outcome, reason)) = tablebase_verdict(tb, game)
+        {
+            game.adjudicate(outcome, reason);
         }
         observe(game);
     }

@@ -244,3 +244,69 @@ fn an_sprt_stops_the_match_once_it_decides() {
     assert!(s["sprt"]["llr"].as_f64().unwrap() >= s["sprt"]["upper"].as_f64().unwrap());
     assert!(String::from_utf8_lossy(&out.stdout).contains("SPRT: llr"));
 }
+
+#[test]
+fn endgame_tables_adjudicate_games_they_hold() {
+    // `-tb DIR`: a game that reaches a position of the tables ends with the
+    // tables' result. In the cube, K+R against K is a stalemate win (¾–¼)
+    // and K+Q against K a mate; the tables are built first.
+    let dir = workdir("tb");
+    let built = std::process::Command::new(ndchess())
+        .args([
+            "tablebase",
+            "generate",
+            "--variant",
+            "cube",
+            "--dir",
+            "tb",
+            "-m",
+            "KRvK",
+            "-m",
+            "KQvK",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    std::fs::write(
+        dir.join("ends.epd"),
+        "4/4/4/KR2|4/4/4/4|4/4/4/4|2k1/4/4/4 w - - 0 1\n4/4/4/KQ2|4/4/4/4|4/4/4/4|2k1/4/4/4 w - - 0 1\n",
+    )
+    .unwrap();
+    arbiter_line(
+        &dir,
+        &format!(
+            "match -engine cmd={n} name=a -engine cmd={n} name=b -each nodes=200 -variant cube \
+             -rounds 1 -games 2 -openings file=ends.epd format=text order=sequential -tb tb \
+             -pgnout tb.pgn",
+            n = ndchess()
+        ),
+    );
+    let games = journal(&dir.join("tb.pgn.journal"));
+    assert_eq!(games.len(), 2);
+    let reasons: Vec<String> = games
+        .iter()
+        .map(|g| g["reason"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("tablebase") && r.contains("stalemate")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("tablebase") && r.contains("mates")),
+        "{reasons:?}"
+    );
+    for g in &games {
+        // One move was played from the opening, then the tables decided.
+        assert_eq!(g["moves"].as_array().unwrap().len(), 1, "{g}");
+    }
+    assert_eq!(pgn_check(&dir, "tb.pgn").len(), 2);
+}
