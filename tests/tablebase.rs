@@ -797,3 +797,26 @@ fn en_passant_positions_are_solved_exactly() {
     let ranked = tb.rank_moves(&pos).unwrap().unwrap();
     assert_eq!(with_ep, ranked[0].1);
 }
+
+#[test]
+fn every_material_up_to_four_pieces_is_listed_once() {
+    // `tablebase generate --pieces 4`: the three- and four-piece tables.
+    // Counted here independently: 5 other kinds (Q R B N P) in chess;
+    // pawnless sets fold the colours together, sets with pawns do not.
+    let v = variant("chess");
+    let all = ndchess::tablebase::material::all_up_to(&v, 4);
+    let names: Vec<String> = all.iter().map(|m| m.name(&v)).collect();
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "{names:?}");
+    // One extra piece: 4 pawnless (KQvK …) + KPvK + KvKP = 6.
+    // Two extra pieces on one side: multisets of 2 from 5 kinds = 15 per
+    // side; pawnless ones (10) fold the sides together, the 5 with a pawn
+    // do not: 10 + 5 + 5 = 20. One each: 5 x 5 = 25 ordered pairs; the 16
+    // pawnless ones fold to 4 + 6 = 10, the 9 with a pawn stay: 19.
+    assert_eq!(names.len(), 6 + 20 + 19, "{names:?}");
+    for m in ["KQvK", "KvKP", "KPvKP", "KQvKR", "KBNvK", "KvKPP", "KRvKP"] {
+        assert!(names.iter().any(|n| n == m), "{m} missing from {names:?}");
+    }
+}

@@ -40,8 +40,12 @@ pub enum TablebaseCommand {
         #[command(flatten)]
         args: TableArgs,
         /// Material as `KQvK` (repeatable).
-        #[arg(long, short, required = true)]
+        #[arg(long, short, required_unless_present = "pieces")]
         material: Vec<String>,
+        /// Every material of at most this many pieces, kings included
+        /// (3 to 6; 4 is every three- and four-piece table of the board).
+        #[arg(long)]
+        pieces: Option<usize>,
     },
     /// The value of a position (--fen) and of each of its moves.
     Probe {
@@ -91,16 +95,36 @@ fn open(args: &TableArgs) -> Result<(Arc<Variant>, Position, Tablebases), Comman
 /// Runs a `tablebase` subcommand.
 pub fn run(cmd: &TablebaseCommand) -> Result<(), CommandError> {
     match cmd {
-        TablebaseCommand::Generate { args, material } => {
+        TablebaseCommand::Generate {
+            args,
+            material,
+            pieces,
+        } => {
             let (v, _, tb) = open(args)?;
+            let mut wanted = Vec::new();
+            for m in material {
+                wanted.push(Material::parse(&v, m).map_err(tb_error)?);
+            }
+            if let Some(n) = *pieces {
+                if !(3..=ndchess::tablebase::material::MAX_PIECES).contains(&n) {
+                    return Err(CommandError::Other(format!(
+                        "--pieces {n}: from 3 to {}",
+                        ndchess::tablebase::material::MAX_PIECES
+                    )));
+                }
+                wanted.extend(ndchess::tablebase::material::all_up_to(&v, n));
+                eprintln!("info {} materials of at most {n} pieces", wanted.len());
+            }
             pool(args.threads)?.install(|| {
-                for m in material {
-                    let mat = Material::parse(&v, m).map_err(tb_error)?;
+                for mat in &wanted {
+                    let there = tb.get(mat).map_err(tb_error)?.is_some();
                     let start = std::time::Instant::now();
                     let progress = |s: &str| eprintln!("info {s}");
-                    let t = tb.ensure(&mat, &progress).map_err(tb_error)?;
+                    let t = tb.ensure(mat, &progress).map_err(tb_error)?;
                     let secs = start.elapsed().as_secs_f64();
-                    print_summary(&v, &t, Some(secs))?;
+                    // A table read back (or built as a smaller one before)
+                    // has no generation time of its own.
+                    print_summary(&v, &t, (!there).then_some(secs))?;
                 }
                 Ok(())
             })

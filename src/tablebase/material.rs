@@ -186,3 +186,60 @@ impl Material {
         out
     }
 }
+
+/// Every material of `v` with `2 + others` pieces or fewer (kings plus up
+/// to `others` more, on either side), normalized, each once, smallest
+/// first: what `tablebase generate --pieces N` builds.
+pub fn all_up_to(v: &Variant, pieces: usize) -> Vec<Material> {
+    let Some(royal) = v.royal_kind else {
+        return Vec::new();
+    };
+    let kinds: Vec<usize> = (0..v.kinds.len()).filter(|&k| k != royal).collect();
+    let mut out: Vec<Material> = Vec::new();
+    // Multisets of (seat, kind) of size 1..=pieces-2.
+    let atoms: Vec<(usize, usize)> = [0usize, 1]
+        .iter()
+        .flat_map(|&s| kinds.iter().map(move |&k| (s, k)))
+        .collect();
+    fn extend(
+        atoms: &[(usize, usize)],
+        from: usize,
+        left: usize,
+        cur: &mut Vec<(usize, usize)>,
+        found: &mut Vec<Vec<(usize, usize)>>,
+    ) {
+        if !cur.is_empty() {
+            found.push(cur.clone());
+        }
+        if left == 0 {
+            return;
+        }
+        for i in from..atoms.len() {
+            cur.push(atoms[i]);
+            extend(atoms, i, left - 1, cur, found);
+            cur.pop();
+        }
+    }
+    let mut found = Vec::new();
+    extend(
+        &atoms,
+        0,
+        pieces.saturating_sub(2),
+        &mut Vec::new(),
+        &mut found,
+    );
+    for set in found {
+        let m = Material::of_pieces(
+            v,
+            [piece(Seat::new(0), royal), piece(Seat::new(1), royal)]
+                .into_iter()
+                .chain(set.iter().map(|&(s, k)| piece(Seat::new(s), k))),
+        )
+        .normalized(v);
+        if !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    out.sort_by_key(|m| m.pieces.len());
+    out
+}
