@@ -16,7 +16,7 @@ use ndchess::rules::position::Position;
 use ndchess::search::{Engine, EngineOptions, Limits, SearchControl};
 use ndchess::solve::mate::prove_mate;
 use ndchess::tablebase::generate::position_of;
-use ndchess::tablebase::stats::{class_size, longest, stats};
+use ndchess::tablebase::stats::{class_size, longest, plies_of, stats};
 use ndchess::tablebase::verify::verify;
 use ndchess::tablebase::{End, Material, Table, TablebaseError, Tablebases, Value};
 
@@ -32,13 +32,7 @@ fn table(tb: &Tablebases, m: &str) -> Arc<Table> {
 }
 
 fn win_moves(v: Value) -> Option<u16> {
-    match v {
-        Value::Win {
-            end: End::Mate,
-            plies,
-        } => Some(plies.div_ceil(2)),
-        _ => None,
-    }
+    plies_of(true, End::Mate)(v).map(|plies| plies.div_ceil(2))
 }
 
 fn example(t: &Table, v: &Arc<Variant>, idx: u64) -> String {
@@ -52,20 +46,8 @@ fn example(t: &Table, v: &Arc<Variant>, idx: u64) -> String {
 fn classical_tables_agree_with_published_figures() {
     let v = variant("chess");
     let tb = Tablebases::new(&v, None).unwrap();
-    let mate = |val: Value| match val {
-        Value::Win {
-            end: End::Mate,
-            plies,
-        } => Some(plies),
-        _ => None,
-    };
-    let mated = |val: Value| match val {
-        Value::Loss {
-            end: End::Mate,
-            plies,
-        } => Some(plies),
-        _ => None,
-    };
+    let mate = plies_of(true, End::Mate);
+    let mated = plies_of(false, End::Mate);
     // Longest mates, in moves, and how many positions (up to symmetry)
     // have them. KQK, KRK, KPK: "guido" (2006) on Kirill Kryukov's
     // tablebase forum, "Longest Mate in kqk",
@@ -85,7 +67,7 @@ fn classical_tables_agree_with_published_figures() {
     ];
     for (m, moves, classes, fen) in published {
         let t = table(&tb, m);
-        let (plies, idx, n) = longest(&t, 0, mate).unwrap();
+        let (plies, idx, n) = longest(&t, 0, &mate).unwrap();
         assert_eq!(plies.div_ceil(2), moves, "{m}: longest mate");
         if let Some(c) = classes {
             assert_eq!(n, c, "{m}: positions of the longest mate");
@@ -97,22 +79,22 @@ fn classical_tables_agree_with_published_figures() {
     let kqk = table(&tb, "KQvK");
     let krk = table(&tb, "KRvK");
     assert_eq!(
-        longest(&kqk, 1, mated).map(|x| (x.0 / 2, x.2)),
+        longest(&kqk, 1, &mated).map(|x| (x.0 / 2, x.2)),
         Some((10, 8))
     );
     assert_eq!(
-        longest(&krk, 1, mated).map(|x| (x.0 / 2, x.2)),
+        longest(&krk, 1, &mated).map(|x| (x.0 / 2, x.2)),
         Some((16, 390))
     );
     // KPK (same post): wtm 28 moves in 3 positions (Ka2 Pg2 kb5, Kb2 Pg2
     // kb5, Ka3 Pg2 kb5), btm 28 in 2 (Ka3 Pg2 ka5, Ka3 Pg2 ka6); the table
     // counts classes under the file mirror, the only symmetry with pawns.
     let kpk = table(&tb, "KPvK");
-    let (plies, idx, n) = longest(&kpk, 0, mate).unwrap();
+    let (plies, idx, n) = longest(&kpk, 0, &mate).unwrap();
     assert_eq!((plies.div_ceil(2), n), (28, 3));
     assert_eq!(example(&kpk, &v, idx), "8/8/8/1k6/8/8/K5P1/8 w - - 0 1");
     assert_eq!(
-        longest(&kpk, 1, mated).map(|x| (x.0 / 2, x.2)),
+        longest(&kpk, 1, &mated).map(|x| (x.0 / 2, x.2)),
         Some((28, 2))
     );
     // "There are a total of 23,048 drawn positions in the KQK endgame"
@@ -219,7 +201,7 @@ fn every_position_counted_is_legal_for_shakmaty() {
         let (ok, odd) = shakmaty_legal(&fen);
         assert_eq!(t.value(&cells[..k], side).is_some(), ok, "KBNvK: {fen}");
         if ok {
-            legal += class_size(&t, &cells, side);
+            legal += class_size(&t, &cells);
             impossible += u64::from(odd);
         }
     }
@@ -613,14 +595,7 @@ fn the_search_plays_the_shortest_mate_with_tables_and_a_near_one_without() {
         let v = variant(spec);
         let tb = Tablebases::new(&v, Some(&dir)).unwrap();
         let t = table(&tb, m);
-        let (plies, idx, _) = longest(&t, 0, |val| match val {
-            Value::Win {
-                end: End::Mate,
-                plies,
-            } => Some(plies),
-            _ => None,
-        })
-        .unwrap();
+        let (plies, idx, _) = longest(&t, 0, plies_of(true, End::Mate)).unwrap();
         let dtm = plies.div_ceil(2) as u32;
         let (cells, side) = t.layout.decode(idx);
         let pos = position_of(&v, &t.layout, &cells[..t.layout.len()], side).unwrap();

@@ -92,6 +92,21 @@ fn open(args: &TableArgs) -> Result<(Arc<Variant>, Position, Tablebases), Comman
     Ok((v, pos, tb))
 }
 
+/// The stored table of material `m` (as `KQvK`), or an error saying how
+/// to build it.
+fn stored(tb: &Tablebases, m: &str, args: &TableArgs) -> Result<Arc<Table>, CommandError> {
+    let v = tb.variant();
+    let mat = Material::parse(v, m).map_err(tb_error)?;
+    tb.get(&mat).map_err(tb_error)?.ok_or_else(|| {
+        CommandError::Other(format!(
+            "no table {} for {} in {} (run tablebase generate)",
+            mat.name(v),
+            v.spec,
+            args.dir.display()
+        ))
+    })
+}
+
 /// Runs a `tablebase` subcommand.
 pub fn run(cmd: &TablebaseCommand) -> Result<(), CommandError> {
     match cmd {
@@ -137,15 +152,7 @@ pub fn run(cmd: &TablebaseCommand) -> Result<(), CommandError> {
             let (v, _, tb) = open(args)?;
             pool(args.threads)?.install(|| {
                 for m in material {
-                    let mat = Material::parse(&v, m).map_err(tb_error)?;
-                    let t = tb.get(&mat).map_err(tb_error)?.ok_or_else(|| {
-                        CommandError::Other(format!(
-                            "no table {} for {} in {} (run tablebase generate)",
-                            mat.name(&v),
-                            v.spec,
-                            args.dir.display()
-                        ))
-                    })?;
+                    let t = stored(&tb, m, args)?;
                     print_summary(&v, &t, None)?;
                     if *quiet {
                         let q = ndchess::tablebase::stats::quiet_stats(&t, &v);
@@ -178,14 +185,7 @@ pub fn run(cmd: &TablebaseCommand) -> Result<(), CommandError> {
             let (v, _, tb) = open(args)?;
             pool(args.threads)?.install(|| {
                 for m in material {
-                    let mat = Material::parse(&v, m).map_err(tb_error)?;
-                    let t = tb.get(&mat).map_err(tb_error)?.ok_or_else(|| {
-                        CommandError::Other(format!(
-                            "no table {} in {}",
-                            mat.name(&v),
-                            args.dir.display()
-                        ))
-                    })?;
+                    let t = stored(&tb, m, args)?;
                     let checked = ndchess::tablebase::verify::verify(&tb, &t).map_err(tb_error)?;
                     println!(
                         "{} on {}: {checked} positions agree with their moves",

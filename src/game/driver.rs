@@ -117,7 +117,8 @@ pub fn tablebase_verdict(
     let v = pos.variant();
     let value = tb.probe(pos).ok()??;
     let stm = pos.to_move();
-    let other = crate::board::seating::Seat::new(1 - stm.index().min(1));
+    // Tables hold two-seat games only (`tablebase::check_variant`).
+    let other = v.seating.capturable_by(stm).lowest().unwrap_or(stm);
     let name = |s| v.seating.name(s).to_string();
     let (winner, loser, end, moves) = match value {
         Value::Draw => {

@@ -348,7 +348,13 @@ impl Worker {
                 .count() as u32
         };
         let us = pos.to_move();
-        let them = Seat::new(1 - us.index().min(1));
+        // Tables hold two-seat games only (`tablebase::check_variant`).
+        let them = pos
+            .variant()
+            .seating
+            .capturable_by(us)
+            .lowest()
+            .unwrap_or(us);
         // Distances past the score bands are clamped (no table mate is
         // that long on the boards tables are built for).
         let at = |plies: u16| (ply + plies as usize).min(MAX_PLY - 1);

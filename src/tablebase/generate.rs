@@ -108,23 +108,8 @@ fn expand(
     let k = layout.len();
     with_generator(v, |g| g.generate(pos, moves));
     if moves.is_empty() {
-        let code = if pos.in_check() {
-            Value::Loss {
-                end: End::Mate,
-                plies: 0,
-            }
-            .code()
-        } else if v.rules.stalemate == StalemateRule::StalematedLoses {
-            Value::Loss {
-                end: End::Stalemate,
-                plies: 0,
-            }
-            .code()
-        } else {
-            Value::Draw.code()
-        };
         return Ok(Expansion {
-            terminal: Some(code),
+            terminal: Some(super::no_move_value(v, pos).code()),
             children: Vec::new(),
             best_out: None,
             has_ep_child: false,
@@ -408,6 +393,33 @@ fn loss_allowed(ext: u16, end: End) -> Option<u16> {
     }
 }
 
+/// Calls `visit(q, out)` for each predecessor `q` of each node of
+/// `nodes`, in parallel (a predecessor of several nodes once per node);
+/// what the calls push is collected.
+fn over_predecessors<T: Send>(
+    g: &Graph,
+    nodes: &[u64],
+    visit: impl Fn(u64, &mut Vec<T>) + Sync,
+) -> Vec<T> {
+    nodes
+        .par_iter()
+        .fold(
+            || (Vec::new(), Vec::new()),
+            |(mut acc, mut buf), &idx| {
+                predecessors(g, idx, &mut buf);
+                for &q in &buf {
+                    visit(q, &mut acc);
+                }
+                (acc, buf)
+            },
+        )
+        .map(|(acc, _)| acc)
+        .reduce(Vec::new, |mut a, b| {
+            a.extend(b);
+            a
+        })
+}
+
 /// The backward sweep for wins and losses by `end`.
 fn sweep(
     g: &Graph,
@@ -491,72 +503,38 @@ fn sweep(
             plies: (d + 1) as u16,
         }
         .code();
-        let new_wins: Vec<u64> = lost_now
-            .par_iter()
-            .fold(
-                || (Vec::new(), Vec::new()),
-                |(mut acc, mut buf), &idx| {
-                    predecessors(g, idx, &mut buf);
-                    for &q in &buf {
-                        if values[q as usize]
-                            .compare_exchange(
-                                UNKNOWN,
-                                win_code,
-                                Ordering::Relaxed,
-                                Ordering::Relaxed,
-                            )
-                            .is_ok()
-                        {
-                            acc.push(q);
-                        }
-                    }
-                    (acc, buf)
-                },
-            )
-            .map(|(acc, _)| acc)
-            .reduce(Vec::new, |mut a, b| {
-                a.extend(b);
-                a
-            });
+        let new_wins: Vec<u64> = over_predecessors(g, &lost_now, |q, acc| {
+            if values[q as usize]
+                .compare_exchange(UNKNOWN, win_code, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+            {
+                acc.push(q);
+            }
+        });
         // Won in d: one bad move fewer for each predecessor.
-        let new_losses: Vec<(usize, u64)> = won_now
-            .par_iter()
-            .fold(
-                || (Vec::new(), Vec::new()),
-                |(mut acc, mut buf), &idx| {
-                    predecessors(g, idx, &mut buf);
-                    for &q in &buf {
-                        let q = q as usize;
-                        if values[q].load(Ordering::Relaxed) != UNKNOWN {
-                            continue;
-                        }
-                        if counters[q].fetch_sub(1, Ordering::Relaxed) != 1 {
-                            continue;
-                        }
-                        let Some(ext_plies) = loss_allowed(ext[q], end) else {
-                            continue;
-                        };
-                        let plies = (d + 1).max(ext_plies as usize);
-                        let code = Value::Loss {
-                            end,
-                            plies: plies as u16,
-                        }
-                        .code();
-                        if values[q]
-                            .compare_exchange(UNKNOWN, code, Ordering::Relaxed, Ordering::Relaxed)
-                            .is_ok()
-                        {
-                            acc.push((plies, q as u64));
-                        }
-                    }
-                    (acc, buf)
-                },
-            )
-            .map(|(acc, _)| acc)
-            .reduce(Vec::new, |mut a, b| {
-                a.extend(b);
-                a
-            });
+        let new_losses: Vec<(usize, u64)> = over_predecessors(g, &won_now, |q, acc| {
+            let q = q as usize;
+            if values[q].load(Ordering::Relaxed) != UNKNOWN
+                || counters[q].fetch_sub(1, Ordering::Relaxed) != 1
+            {
+                return;
+            }
+            let Some(ext_plies) = loss_allowed(ext[q], end) else {
+                return;
+            };
+            let plies = (d + 1).max(ext_plies as usize);
+            let code = Value::Loss {
+                end,
+                plies: plies as u16,
+            }
+            .code();
+            if values[q]
+                .compare_exchange(UNKNOWN, code, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+            {
+                acc.push((plies, q as u64));
+            }
+        });
         decided += (won_now.len() + lost_now.len()) as u64;
         for idx in new_wins {
             put(&mut wins, d + 1, idx);

@@ -180,45 +180,36 @@ impl Layout {
         Some(idx * 2 + side as u64)
     }
 
+    /// The image of the placement `cells` under the map `m` into `out`,
+    /// identical pieces sorted (they are unordered).
+    #[inline]
+    pub fn image(&self, m: &[u16], cells: &[u16], out: &mut [u16]) {
+        for (o, &c) in out.iter_mut().zip(&cells[..self.len()]) {
+            *o = m[c as usize];
+        }
+        for &(a, b) in &self.runs {
+            if b - a > 1 {
+                out[a..b].sort_unstable();
+            }
+        }
+    }
+
     /// The canonical entry of any placement (its class's least image).
     pub fn canonical(&self, cells: &[u16], side: usize) -> u64 {
-        let k = self.len();
-        let mut best = u64::MAX;
-        let mut image = [0u16; super::material::MAX_PIECES];
-        for &g in &self.to_rep[cells[0] as usize] {
-            let m = &self.maps[g as usize];
-            for i in 0..k {
-                image[i] = m[cells[i] as usize];
-            }
-            for &(a, b) in &self.runs {
-                if b - a > 1 {
-                    image[a..b].sort_unstable();
-                }
-            }
-            // invariant: every map in `to_rep[c]` takes c to a representative.
-            let idx = self.encode_raw(&image[..k], side).expect("representative");
-            best = best.min(idx);
-        }
-        best
+        self.canonical_marked(cells, side, cells[0]).0
     }
 
     /// The canonical entry of a placement with one marked cell (an
     /// en-passant target), and the marked cell's image under the same
-    /// map: the least (entry, image) over the maps.
+    /// map: the least (entry, image) over the maps. The least entry is
+    /// the placement's canonical entry whatever the mark.
     pub fn canonical_marked(&self, cells: &[u16], side: usize, mark: u16) -> (u64, u16) {
         let k = self.len();
         let mut best = (u64::MAX, u16::MAX);
         let mut image = [0u16; super::material::MAX_PIECES];
         for &g in &self.to_rep[cells[0] as usize] {
             let m = &self.maps[g as usize];
-            for i in 0..k {
-                image[i] = m[cells[i] as usize];
-            }
-            for &(a, b) in &self.runs {
-                if b - a > 1 {
-                    image[a..b].sort_unstable();
-                }
-            }
+            self.image(m, cells, &mut image[..k]);
             // invariant: every map in `to_rep[c]` takes c to a representative.
             let idx = self.encode_raw(&image[..k], side).expect("representative");
             best = best.min((idx, m[mark as usize]));

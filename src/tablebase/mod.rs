@@ -102,6 +102,20 @@ pub struct Tablebases {
     max_pieces: AtomicUsize,
 }
 
+/// The value of a position without legal moves for the side to move:
+/// mated in check, else stalemated, which loses where the variant says so
+/// (the cube) and is a draw elsewhere.
+pub fn no_move_value(v: &Variant, pos: &Position) -> Value {
+    let end = if pos.in_check() {
+        End::Mate
+    } else if v.rules.stalemate == crate::board::variant::StalemateRule::StalematedLoses {
+        End::Stalemate
+    } else {
+        return Value::Draw;
+    };
+    Value::Loss { end, plies: 0 }
+}
+
 /// Whether tables can be built for `v`: two seats taking turns, one
 /// royal piece each.
 pub fn check_variant(v: &Variant) -> Result<(), TablebaseError> {
@@ -313,7 +327,9 @@ impl Tablebases {
                 let val = val.before_move();
                 best = Some(best.map_or(val, |b| b.max(val)));
             }
-            return Ok(best.or_else(|| self.no_move_value(pos)));
+            return Ok(Some(
+                best.unwrap_or_else(|| no_move_value(&self.variant, pos)),
+            ));
         }
         let found = Material::of_pieces(v, occupied.iter().map(|&(_, p)| p));
         if found.only_kings() {
@@ -343,20 +359,6 @@ impl Tablebases {
         let side = pos.to_move().index();
         let side = if swapped { 1 - side } else { side };
         Ok(table.value(&cells[..table.layout.len()], side))
-    }
-
-    /// The value of a position without legal moves.
-    fn no_move_value(&self, pos: &Position) -> Option<Value> {
-        let end = if pos.in_check() {
-            End::Mate
-        } else if self.variant.rules.stalemate
-            == crate::board::variant::StalemateRule::StalematedLoses
-        {
-            End::Stalemate
-        } else {
-            return Some(Value::Draw);
-        };
-        Some(Value::Loss { end, plies: 0 })
     }
 
     /// Every legal move of `pos` with its value for the side to move, best

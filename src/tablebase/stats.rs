@@ -4,6 +4,7 @@
 use rayon::prelude::*;
 
 use super::Table;
+use super::material::MAX_PIECES;
 use super::value::{End, Value};
 
 /// Largest symmetry group for which positions are also counted one by
@@ -74,26 +75,18 @@ impl Counts {
     }
 }
 
-/// Number of distinct positions in the class of `cells`.
-pub fn class_size(table: &Table, cells: &[u16], side: usize) -> u64 {
+/// Number of distinct positions in the class of `cells` (the side to
+/// move is the same for all of them).
+pub fn class_size(table: &Table, cells: &[u16]) -> u64 {
     let l = &table.layout;
     let k = l.len();
-    let mut images: Vec<u64> = l
+    let mut images: Vec<[u16; MAX_PIECES]> = l
         .maps
         .iter()
         .map(|m| {
-            let mut img: Vec<u16> = cells[..k].iter().map(|&c| m[c as usize]).collect();
-            // Identical pieces are unordered: sort each run.
-            let mut i = 0;
-            while i < k {
-                let mut j = i + 1;
-                while j < k && l.pieces[j] == l.pieces[i] {
-                    j += 1;
-                }
-                img[i..j].sort_unstable();
-                i = j;
-            }
-            img.iter().fold(side as u64, |h, &c| h * 65_536 + c as u64)
+            let mut img = [0u16; MAX_PIECES];
+            l.image(m, cells, &mut img[..k]);
+            img
         })
         .collect();
     images.sort_unstable();
@@ -128,10 +121,23 @@ pub fn longest(
     Some((max, first, count))
 }
 
-/// The statistics of both sides to move.
-pub fn stats(table: &Table) -> [SideStats; 2] {
+/// The distance of a value when it is a win (`win`) or a loss by `end`.
+pub fn plies_of(win: bool, end: End) -> impl Fn(Value) -> Option<u16> + Sync {
+    move |v| match v {
+        Value::Win { end: e, plies } if win && e == end => Some(plies),
+        Value::Loss { end: e, plies } if !win && e == end => Some(plies),
+        _ => None,
+    }
+}
+
+/// The counts of both sides to move over the legal entries that `keep`
+/// accepts (given the cells and the side): classes, and every position
+/// where the group is small enough to expand.
+fn counts_where(
+    table: &Table,
+    keep: impl Fn(&[u16], usize) -> bool + Sync,
+) -> [(Counts, Option<Counts>); 2] {
     let expand = table.layout.maps.len() <= MAX_GROUP_FOR_RAW;
-    let mut out = [SideStats::default(), SideStats::default()];
     let sums: Vec<[Counts; 4]> = table
         .codes
         .par_chunks(1 << 14)
@@ -139,50 +145,44 @@ pub fn stats(table: &Table) -> [SideStats; 2] {
         .map(|(chunk, codes)| {
             let mut s = [Counts::default(); 4];
             for (j, &code) in codes.iter().enumerate() {
-                let Some(v) = Value::from_code(code) else {
+                let Some(val) = Value::from_code(code) else {
                     continue;
                 };
                 let idx = (chunk << 14) as u64 + j as u64;
                 let (cells, side) = table.layout.decode(idx);
-                s[side].add(v, 1);
+                if !keep(&cells, side) {
+                    continue;
+                }
+                s[side].add(val, 1);
                 if expand {
-                    s[2 + side].add(v, class_size(table, &cells, side));
+                    s[2 + side].add(val, class_size(table, &cells));
                 }
             }
             s
         })
         .collect();
+    let mut out: [(Counts, Option<Counts>); 2] = Default::default();
     for s in sums {
-        for side in 0..2 {
-            out[side].classes = out[side].classes.merge(s[side]);
+        for (side, o) in out.iter_mut().enumerate() {
+            o.0 = o.0.merge(s[side]);
             if expand {
-                out[side].positions =
-                    Some(out[side].positions.unwrap_or_default().merge(s[2 + side]));
+                o.1 = Some(o.1.unwrap_or_default().merge(s[2 + side]));
             }
         }
     }
-    for (side, o) in out.iter_mut().enumerate() {
-        o.longest_mate = longest(table, side, |v| match v {
-            Value::Win {
-                end: End::Mate,
-                plies,
-            } => Some(plies),
-            _ => None,
-        });
-        o.longest_stalemate = longest(table, side, |v| match v {
-            Value::Win {
-                end: End::Stalemate,
-                plies,
-            } => Some(plies),
-            _ => None,
-        });
-        o.longest_mated = longest(table, side, |v| match v {
-            Value::Loss {
-                end: End::Mate,
-                plies,
-            } => Some(plies),
-            _ => None,
-        });
+    out
+}
+
+/// The statistics of both sides to move.
+pub fn stats(table: &Table) -> [SideStats; 2] {
+    let counts = counts_where(table, |_, _| true);
+    let mut out = [SideStats::default(), SideStats::default()];
+    for (side, (o, (classes, positions))) in out.iter_mut().zip(counts).enumerate() {
+        o.classes = classes;
+        o.positions = positions;
+        o.longest_mate = longest(table, side, plies_of(true, End::Mate));
+        o.longest_stalemate = longest(table, side, plies_of(true, End::Stalemate));
+        o.longest_mated = longest(table, side, plies_of(false, End::Mate));
     }
     out
 }
@@ -226,44 +226,9 @@ pub fn quiet_stats(
     table: &Table,
     v: &std::sync::Arc<crate::board::variant::Variant>,
 ) -> [(Counts, Option<Counts>); 2] {
-    let expand = table.layout.maps.len() <= MAX_GROUP_FOR_RAW;
     let k = table.layout.len();
-    let sums: Vec<[Counts; 4]> = table
-        .codes
-        .par_chunks(1 << 14)
-        .enumerate()
-        .map(|(chunk, codes)| {
-            let mut s = [Counts::default(); 4];
-            for (j, &code) in codes.iter().enumerate() {
-                let Some(val) = Value::from_code(code) else {
-                    continue;
-                };
-                let idx = (chunk << 14) as u64 + j as u64;
-                let (cells, side) = table.layout.decode(idx);
-                let Some(pos) = super::generate::position_of(v, &table.layout, &cells[..k], side)
-                else {
-                    continue;
-                };
-                if !is_quiet(&pos) {
-                    continue;
-                }
-                s[side].add(val, 1);
-                if expand {
-                    s[2 + side].add(val, class_size(table, &cells, side));
-                }
-            }
-            s
-        })
-        .collect();
-    let mut out: [(Counts, Option<Counts>); 2] =
-        [(Counts::default(), None), (Counts::default(), None)];
-    for s in sums {
-        for side in 0..2 {
-            out[side].0 = out[side].0.merge(s[side]);
-            if expand {
-                out[side].1 = Some(out[side].1.unwrap_or_default().merge(s[2 + side]));
-            }
-        }
-    }
-    out
+    counts_where(table, |cells, side| {
+        super::generate::position_of(v, &table.layout, &cells[..k], side)
+            .is_some_and(|pos| is_quiet(&pos))
+    })
 }

@@ -8,9 +8,8 @@
 use rayon::prelude::*;
 
 use super::generate::position_of;
-use super::value::{BROKEN, End, Value};
-use super::{Table, TablebaseError, Tablebases};
-use crate::board::variant::StalemateRule;
+use super::value::{BROKEN, Value};
+use super::{Table, TablebaseError, Tablebases, no_move_value};
 
 /// Checks every entry of `table`; the number of legal positions checked.
 pub fn verify(tb: &Tablebases, table: &Table) -> Result<u64, TablebaseError> {
@@ -44,15 +43,7 @@ pub fn verify(tb: &Tablebases, table: &Table) -> Result<u64, TablebaseError> {
                 .ok_or_else(|| TablebaseError::Missing("a successor table".into()))?;
             let expected = match moves.first() {
                 Some(&(_, best)) => best,
-                None if pos.in_check() => Value::Loss {
-                    end: End::Mate,
-                    plies: 0,
-                },
-                None if v.rules.stalemate == StalemateRule::StalematedLoses => Value::Loss {
-                    end: End::Stalemate,
-                    plies: 0,
-                },
-                None => Value::Draw,
+                None => no_move_value(&v, &pos),
             };
             if expected != stored {
                 return Err(TablebaseError::Corrupt(format!(
