@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use super::families::{chess, cube, diamond};
+use super::families::{chess, cube, diamond, raumschach};
 use super::variant::{Variant, VariantDef, VariantError};
 
 /// What values a parameter takes.
@@ -211,6 +211,7 @@ pub static FAMILIES: &[Family] = &[
     diamond::DIAMOND,
     diamond::CYLINDER_DIAMOND,
     cube::CUBE,
+    raumschach::RAUMSCHACH,
 ];
 
 /// The parameter with key `key`.

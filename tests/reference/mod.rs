@@ -63,6 +63,9 @@ pub enum Kind {
     /// A pawn moving along axis 1 in direction `+1` or `-1` (torus boards have
     /// both kinds for each player).
     Pawn(i32),
+    /// Raumschach's unicorn: slides along 3-D diagonals (the 3-D bishop of
+    /// the theory under its Raumschach name and letter).
+    Unicorn,
 }
 
 impl Kind {
@@ -82,6 +85,7 @@ impl Kind {
             Kind::Bishop(k) => panic!("no letter for a {k}-D bishop"),
             Kind::Pawn(dir) if dir == forward(owner) => 'P',
             Kind::Pawn(_) => 'U',
+            Kind::Unicorn => 'U',
         }
     }
 }
@@ -129,6 +133,10 @@ pub struct Variant {
     /// The cube's own rules (RULES §2.10): short-range pieces, two-way pawns
     /// without double step or en passant, promotion zone of its own.
     pub cube: bool,
+    /// Raumschach's rules (RULES §2.12, docs/variants.md): long-range
+    /// pieces with the unicorn, pawns stepping forward or up without double
+    /// step, promotion on the far rank of the far level.
+    pub raumschach: bool,
     pub castling: Castling,
     /// The start position, cell -> piece.
     pub start: BTreeMap<usize, Piece>,
@@ -262,7 +270,7 @@ impl Variant {
     /// pawns may also step up/down a level, RULES §2.10).
     fn pawn_pushes(&self, dir: i32) -> Vec<Coords> {
         let mut pushes = vec![unit(0, dir)];
-        if self.cube {
+        if self.cube || self.raumschach {
             pushes.push(unit(2, dir));
         }
         pushes
@@ -358,6 +366,7 @@ fn pattern_slot(kind: Kind) -> usize {
         Kind::Pawn(1) => 5,
         Kind::Pawn(dir) => panic!("no pawn direction {dir}"),
         Kind::Bishop(k) => 4 + k,
+        Kind::Unicorn => 4 + 3,
     }
 }
 
@@ -451,6 +460,7 @@ impl Variant {
                 Self::diamond(n, l, name == "cylinder-diamond", &setup)?
             }
             "cube" => Self::cube(),
+            "raumschach" => Self::raumschach(),
             _ => return Err(format!("unknown variant {name:?}")),
         };
         v.spec = spec.to_string();
@@ -473,6 +483,7 @@ impl Variant {
             wraps,
             diamond,
             cube,
+            raumschach: false,
             castling,
             start: BTreeMap::new(),
             promotion_cells: [BTreeSet::new(), BTreeSet::new()],
@@ -500,8 +511,9 @@ impl Variant {
         for (&cell, piece) in &self.start {
             let c = self.coords(cell);
             let enemy = 1 - piece.owner;
-            let promotes = if self.cube {
-                let (rank, level) = if enemy == WHITE { (3, 3) } else { (0, 0) };
+            let promotes = if self.cube || self.raumschach {
+                let top = self.lens[0] - 1;
+                let (rank, level) = if enemy == WHITE { (top, top) } else { (0, 0) };
                 c[0] == rank && c[2] == level
             } else {
                 !matches!(piece.kind, Kind::Pawn(_))
@@ -592,6 +604,57 @@ impl Variant {
         for (owner, list) in [(WHITE, white), (BLACK, black)] {
             for (name, kind) in list {
                 v.place(cube_cell(name), owner, kind);
+            }
+        }
+        v
+    }
+
+    /// Raumschach (RULES §2.12, rules as docs/variants.md gives them from
+    /// Dickins and Pritchard): 5x5x5, coordinates `[rank, file, level]`
+    /// with level A = 0 … E = 4. White: level A rank 1 R N K N R, level B
+    /// rank 1 B U Q B U, pawns on rank 2 of both levels; Black written out
+    /// square by square from the published diagram (level E rank 5 R N K N
+    /// R, level D rank 5 U B Q U B, pawns on rank 4 of both).
+    fn raumschach() -> Variant {
+        let mut v = Self::board(vec![5, 5, 5], vec![false; 3], false, false, Castling::None);
+        v.raumschach = true;
+        // Pawns step forward or up (pushes above) and capture one step
+        // diagonally forward or up: forward or up plus a file step, or
+        // forward and up together.
+        for dir in [-1, 1] {
+            let mut caps = Vec::new();
+            for main in [0, 2] {
+                for side in [-1, 1] {
+                    let mut d = unit(main, dir);
+                    d[1] = side;
+                    caps.push(d);
+                }
+            }
+            let mut both = unit(0, dir);
+            both[2] = dir;
+            caps.push(both);
+            v.patterns[pattern_slot(Kind::Pawn(dir))] = Pattern {
+                offsets: caps,
+                slides: false,
+            };
+        }
+        use Kind::*;
+        let rows: [(i32, i32, usize, [Kind; 5]); 4] = [
+            (0, 0, WHITE, [Rook, Knight, King, Knight, Rook]),
+            (0, 1, WHITE, [Bishop(2), Unicorn, Queen, Bishop(2), Unicorn]),
+            (4, 4, BLACK, [Rook, Knight, King, Knight, Rook]),
+            (4, 3, BLACK, [Unicorn, Bishop(2), Queen, Unicorn, Bishop(2)]),
+        ];
+        for (rank, level, owner, kinds) in rows {
+            for (file, kind) in kinds.into_iter().enumerate() {
+                let mut c = [0; MAX_DIM];
+                c[0] = rank;
+                c[1] = file as i32;
+                c[2] = level;
+                v.place(c, owner, kind);
+                let mut pawn = c;
+                pawn[0] = if owner == WHITE { 1 } else { 3 };
+                v.place(pawn, owner, Pawn(forward(owner)));
             }
         }
         v
@@ -1274,6 +1337,7 @@ impl Position {
             // Double step: only theory pawns, only from their start cell.
             let on_start_cell = v.start.get(&from) == Some(&piece);
             if !v.cube
+                && !v.raumschach
                 && on_start_cell
                 && let Some(two) = v.offset(one, &push).filter(|c| !self.board.contains_key(c))
             {

@@ -163,6 +163,7 @@ const VARIANTS: &[(&str, u32)] = &[
     ("diamond:n=5,l=8,setup=8.3", 2),
     ("cylinder-diamond:n=3,l=8", 4),
     ("cube", 4),
+    ("raumschach", 3),
 ];
 
 fn depth_of(spec: &str) -> u32 {
@@ -309,6 +310,47 @@ fn perft_cylinder_diamond() {
 #[test]
 fn perft_cube() {
     check_perft("cube", depth_of("cube"));
+}
+
+#[test]
+fn perft_raumschach() {
+    check_perft("raumschach", depth_of("raumschach"));
+}
+
+/// Perft to `depth` from `positions` positions reached by random games of
+/// 8 to 47 plies (the moves drawn from the agreed move list), so that the
+/// middlegame rules (captures, checks, promotion) are counted, not only the
+/// opening's.
+fn perft_after_random_games(spec: &str, positions: usize, depth: u32, seed: u64) {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut compared = 0;
+    while compared < positions {
+        let mut pair = Pair::start(spec);
+        let plies = 8 + rng.below(40);
+        for _ in 0..plies {
+            let moves = pair.compare(spec);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())].clone();
+            pair.play(&m);
+        }
+        if pair.compare(spec).is_empty() {
+            continue;
+        }
+        let expected = pair.reference.perft(depth);
+        let got = movegen::perft(&mut pair.fast, depth);
+        if got != expected {
+            locate_divergence(&mut pair, spec, depth);
+            panic!("{spec}: perft({depth}) fast {got}, reference {expected} after random game");
+        }
+        compared += 1;
+    }
+}
+
+#[test]
+fn perft_raumschach_random_positions() {
+    perft_after_random_games("raumschach", 10, 3, 21);
 }
 
 /// xorshift64*: a tiny seeded generator, so games are reproducible.
@@ -479,6 +521,11 @@ fn playouts_cylinder_diamond() {
 #[test]
 fn playouts_cube() {
     playouts(&one("cube"), 200, 150, 13);
+}
+
+#[test]
+fn playouts_raumschach() {
+    playouts(&one("raumschach"), 100, 150, 17);
 }
 
 /// Many more and longer games than the default run, for a soak (hours in
