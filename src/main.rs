@@ -18,6 +18,10 @@ struct Cli {
     /// UCI, or XBoard when the first command is `xboard`.
     #[command(subcommand)]
     command: Option<Command>,
+    /// Load the variants defined in this file (docs/variants-file.md);
+    /// their names then work wherever a variant spec does.
+    #[arg(long, global = true, value_name = "FILE")]
+    variants_file: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -101,6 +105,12 @@ enum PgnCommand {
 
 fn main() {
     let cli = Cli::parse();
+    if let Some(path) = &cli.variants_file
+        && let Err(e) = ndchess::rules::notation::variant_file::load_file(path)
+    {
+        eprintln!("error: variants file {e}");
+        std::process::exit(2);
+    }
     let Some(command) = cli.command else {
         if let Err(e) = cli::protocol(ndchess::protocol::Mode::Auto) {
             eprintln!("error: {e}");

@@ -15,6 +15,8 @@ use std::fmt;
 pub const MAX_DIMS: usize = 8;
 /// Largest number of cells a board may have (cells are `u16` in moves).
 pub const MAX_CELLS: usize = 60_000;
+/// Largest bounding box (product of the edge lengths) a board may have.
+const MAX_BOX: usize = 4_000_000;
 
 /// A cell's flattened index.
 pub type Cell = usize;
@@ -27,6 +29,9 @@ pub enum Shape {
     /// The diamond condition of T8.1:
     /// `Σ_i (|x_i + (1-l)/2| - 1/2) <= l/2` (all edges equal to `l`).
     Diamond,
+    /// The cells of an explicit list (a variants file's `cells`), inside the
+    /// box.
+    Listed,
 }
 
 /// How cells are spelled in ASCII (docs/notation.md).
@@ -56,6 +61,10 @@ pub enum GeometryError {
     TooManyCells(usize),
     /// A diamond needs equal, even edges.
     DiamondEdges,
+    /// A listed cell is not inside the box (or has the wrong dimension).
+    CellOutside(Vec<i32>),
+    /// A board without cells.
+    NoCells,
 }
 
 impl fmt::Display for GeometryError {
@@ -75,6 +84,10 @@ impl fmt::Display for GeometryError {
                 write!(f, "{c} cells exceed the limit of {MAX_CELLS}")
             }
             GeometryError::DiamondEdges => write!(f, "a diamond needs equal, even edge lengths"),
+            GeometryError::CellOutside(x) => {
+                write!(f, "cell {x:?} is not inside the box of the edge lengths")
+            }
+            GeometryError::NoCells => write!(f, "the board has no cells"),
         }
     }
 }
@@ -155,6 +168,68 @@ impl Geometry {
         shape: Shape,
         naming: Naming,
     ) -> Result<Geometry, GeometryError> {
+        Self::build(lens, wraps, shape, naming, None)
+    }
+
+    /// Builds a board whose cells are those of `cells` (coordinates inside
+    /// the box `lens`; repeats are one cell), in the usual cell order.
+    pub fn with_cells(
+        lens: Vec<usize>,
+        wraps: Vec<bool>,
+        naming: Naming,
+        cells: &[Vec<i32>],
+    ) -> Result<Geometry, GeometryError> {
+        let n = lens.len();
+        if n == 0 || n > MAX_DIMS || wraps.len() != n {
+            return Err(GeometryError::Dimension(n));
+        }
+        let box_size = lens
+            .iter()
+            .try_fold(1usize, |a, &l| a.checked_mul(l.max(1)));
+        let box_size = match box_size {
+            Some(b) if b <= MAX_BOX => b,
+            _ => return Err(GeometryError::TooManyCells(usize::MAX)),
+        };
+        let mut keep = vec![false; box_size];
+        for x in cells {
+            let inside = x.len() == n
+                && x.iter()
+                    .zip(&lens)
+                    .all(|(&v, &l)| v >= 0 && (v as usize) < l);
+            if !inside {
+                return Err(GeometryError::CellOutside(x.clone()));
+            }
+            // Box index with the file axis fastest, as `build` numbers it.
+            let mut b = 0usize;
+            let mut stride = 1usize;
+            for &axis in &Self::axis_order(n) {
+                b += x[axis] as usize * stride;
+                stride *= lens[axis];
+            }
+            keep[b] = true;
+        }
+        Self::build(lens, wraps, Shape::Listed, naming, Some(&keep))
+    }
+
+    /// The order in which axes vary in the flattened index: the file axis
+    /// (index 1) fastest, then the rank (0), then 2, 3, …
+    fn axis_order(n: usize) -> Vec<usize> {
+        if n == 1 {
+            vec![0]
+        } else {
+            let mut o = vec![1, 0];
+            o.extend(2..n);
+            o
+        }
+    }
+
+    fn build(
+        lens: Vec<usize>,
+        wraps: Vec<bool>,
+        shape: Shape,
+        naming: Naming,
+        keep: Option<&[bool]>,
+    ) -> Result<Geometry, GeometryError> {
         let n = lens.len();
         if n == 0 || n > MAX_DIMS || wraps.len() != n {
             return Err(GeometryError::Dimension(n));
@@ -174,17 +249,11 @@ impl Geometry {
             return Err(GeometryError::DiamondEdges);
         }
         let box_size: usize = lens.iter().product();
-        if box_size > 4_000_000 {
+        if box_size > MAX_BOX {
             return Err(GeometryError::TooManyCells(box_size));
         }
         // Strides: file axis (index 1) fastest, then rank (0), then 2, 3, ...
-        let order: Vec<usize> = if n == 1 {
-            vec![0]
-        } else {
-            let mut o = vec![1, 0];
-            o.extend(2..n);
-            o
-        };
+        let order = Self::axis_order(n);
         let mut strides = vec![0; n];
         let mut s = 1;
         for &axis in &order {
@@ -201,11 +270,14 @@ impl Geometry {
                 x[axis] = (rem % lens[axis]) as i32;
                 rem /= lens[axis];
             }
-            if Self::in_shape(shape, &lens, &x) {
+            if Self::in_shape(shape, &lens, &x) && keep.is_none_or(|k| k[b]) {
                 *slot = cell_count as u32;
                 coords.extend(x.iter().map(|&v| v as i16));
                 cell_count += 1;
             }
+        }
+        if cell_count == 0 {
+            return Err(GeometryError::NoCells);
         }
         if cell_count > MAX_CELLS {
             return Err(GeometryError::TooManyCells(cell_count));
@@ -254,7 +326,7 @@ impl Geometry {
 
     fn in_shape(shape: Shape, lens: &[usize], x: &[i32]) -> bool {
         match shape {
-            Shape::Box => true,
+            Shape::Box | Shape::Listed => true,
             Shape::Diamond => {
                 // Doubled to stay in integers: Σ (|2x + 1 - l| - 1) <= l.
                 let l = lens[0] as i32;

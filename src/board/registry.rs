@@ -6,7 +6,7 @@
 //! Adding a family is one entry in [`FAMILIES`] (and its builder, in
 //! [`super::families`]); no other code names variants.
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use super::families::{chess, cube, diamond, raumschach};
 use super::variant::{Variant, VariantDef, VariantError};
@@ -214,6 +214,46 @@ pub static FAMILIES: &[Family] = &[
     raumschach::RAUMSCHACH,
 ];
 
+/// A variant read from a file: its name, one-line summary and definition.
+#[derive(Clone, Debug)]
+pub struct FileVariant {
+    /// Its name in specs.
+    pub name: String,
+    /// One line on what it is.
+    pub summary: String,
+    /// The definition, checked (it built once while loading).
+    pub def: VariantDef,
+}
+
+/// The variants loaded into this process.
+static LOADED: RwLock<Vec<FileVariant>> = RwLock::new(Vec::new());
+
+/// Adds `variants` to the process-wide list (a variant of the same name
+/// is replaced); returns their names.
+pub fn install(variants: Vec<FileVariant>) -> Vec<String> {
+    let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
+    let mut loaded = LOADED.write().unwrap_or_else(|p| p.into_inner());
+    for v in variants {
+        loaded.retain(|o| o.name != v.name);
+        loaded.push(v);
+    }
+    names
+}
+
+/// The loaded variant named `name` (case-insensitive), if any.
+pub fn lookup(name: &str) -> Option<FileVariant> {
+    let loaded = LOADED.read().unwrap_or_else(|p| p.into_inner());
+    loaded
+        .iter()
+        .find(|v| v.name.eq_ignore_ascii_case(name.trim()))
+        .cloned()
+}
+
+/// Every loaded variant, in loading order.
+pub fn loaded() -> Vec<FileVariant> {
+    LOADED.read().unwrap_or_else(|p| p.into_inner()).clone()
+}
+
 /// The parameter with key `key`.
 pub fn param(key: &str) -> Option<&'static Param> {
     PARAMS.iter().copied().find(|p| p.key == key)
@@ -230,6 +270,15 @@ pub fn family(name: &str) -> Option<&'static Family> {
 /// The names of all families.
 pub fn family_names() -> Vec<&'static str> {
     FAMILIES.iter().map(|f| f.name).collect()
+}
+
+/// The names of all families, then of the variants loaded from files.
+pub fn variant_names() -> Vec<String> {
+    FAMILIES
+        .iter()
+        .map(|f| f.name.to_string())
+        .chain(loaded().into_iter().map(|f| f.name))
+        .collect()
 }
 
 /// Every example spec of every family.
@@ -286,8 +335,26 @@ pub fn parse(spec: &str) -> Result<(&'static Family, Values), VariantError> {
 
 /// Builds the variant a spec names.
 pub fn build(spec: &str) -> Result<Arc<Variant>, VariantError> {
-    let (fam, values) = parse(spec)?;
-    Variant::new((fam.build)(&values)?)
+    match parse(spec) {
+        Ok((fam, values)) => Variant::new((fam.build)(&values)?),
+        Err(VariantError::UnknownVariant { name, known }) => match lookup(&name) {
+            // A variants-file variant has no parameters: its spec is its
+            // name.
+            Some(fv) if !spec.contains(':') => Variant::new(fv.def),
+            Some(fv) => Err(VariantError::UnknownKey {
+                variant: fv.name,
+                key: spec.split_once(':').map_or("", |(_, r)| r).trim().into(),
+            }),
+            None => Err(VariantError::UnknownVariant {
+                name,
+                known: known
+                    .into_iter()
+                    .chain(loaded().into_iter().map(|f| f.name))
+                    .collect(),
+            }),
+        },
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]

@@ -269,9 +269,16 @@ pub fn variants() -> Result<(), CommandError> {
             println!("  {:<17} {}", "", params.join(", "));
         }
     }
+    let files = registry::loaded();
+    for f in &files {
+        println!("  {:<17} {} (variants file)", f.name, f.summary);
+    }
     println!();
-    for spec in registry::example_specs() {
-        let v = Variant::from_spec(spec).map_err(CommandError::Variant)?;
+    let specs = registry::example_specs()
+        .map(str::to_string)
+        .chain(files.iter().map(|f| f.name.clone()));
+    for spec in specs {
+        let v = Variant::from_spec(&spec).map_err(CommandError::Variant)?;
         println!("{}", describe_variant(&v));
     }
     Ok(())

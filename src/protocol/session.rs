@@ -14,6 +14,7 @@ use crate::board::registry::{self, Param, ParamDefault, ParamKind};
 use crate::board::variant::{Variant, VariantError};
 use crate::rules::moves::Move;
 use crate::rules::notation::MoveError;
+use crate::rules::notation::variant_file::{self, FileError};
 use crate::rules::position::{Position, PositionError};
 use crate::search::{EngineOptions, Limits};
 
@@ -44,6 +45,8 @@ pub mod names {
     pub const UCI_VARIANT: &str = "UCI_Variant";
     /// Directory of endgame tables (docs/tablebases.md).
     pub const TABLEBASE_PATH: &str = "TablebasePath";
+    /// A variants file to load (docs/variants-file.md).
+    pub const VARIANT_PATH: &str = "VariantPath";
 }
 
 /// Limits of the options that cost memory or threads; the binary uses the
@@ -214,16 +217,19 @@ pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
                 default: String::new(),
             },
         },
+        OptionSpec {
+            name: VARIANT_PATH,
+            kind: OptionKind::Text {
+                default: String::new(),
+            },
+        },
         check(UCI_CHESS960, false),
         check(UCI_SHOWWDL, false),
         OptionSpec {
             name: UCI_VARIANT,
             kind: OptionKind::Combo {
                 default: DEFAULT_FAMILY.to_string(),
-                vars: registry::family_names()
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect(),
+                vars: registry::variant_names(),
             },
         },
     ];
@@ -243,6 +249,8 @@ pub enum SessionError {
     Variant(VariantError),
     /// A bad position text.
     Position(PositionError),
+    /// A variants file that cannot be loaded.
+    VariantFile(FileError),
     /// Move `index` (0-based) of a move list is unreadable or illegal.
     Move {
         /// Index in the list.
@@ -264,6 +272,7 @@ impl fmt::Display for SessionError {
             SessionError::Option(e) => write!(f, "{e}"),
             SessionError::Variant(e) => write!(f, "variant: {e}"),
             SessionError::Position(e) => write!(f, "position: {e}"),
+            SessionError::VariantFile(e) => write!(f, "variants file {e}"),
             SessionError::Move { index, error } => {
                 write!(f, "move {} of the list: {error}", index + 1)
             }
@@ -470,6 +479,24 @@ impl Session {
                 self.settings.tablebase_path = dir.clone();
                 let dir = (!dir.is_empty()).then(|| std::path::PathBuf::from(dir));
                 self.host.configure(move |e| e.set_tablebase_path(dir));
+                return Ok(OptionEffect::Other);
+            }
+            VARIANT_PATH => {
+                let path = match &v {
+                    OptionValue::Text(t) => t.clone(),
+                    _ => unreachable!("invariant: text options parse to text"),
+                };
+                if !path.is_empty() {
+                    variant_file::load_file(std::path::Path::new(&path))
+                        .map_err(SessionError::VariantFile)?;
+                    // The new names become values of UCI_Variant.
+                    for o in &mut self.table {
+                        if let (UCI_VARIANT, OptionKind::Combo { vars, .. }) = (o.name, &mut o.kind)
+                        {
+                            *vars = registry::variant_names();
+                        }
+                    }
+                }
                 return Ok(OptionEffect::Other);
             }
             MULTIPV => {

@@ -324,6 +324,7 @@ const VARIANT_SETTINGS: &[(&[(&str, &str)], u32)] = &[
         3,
     ),
     (&[("UCI_Variant", "cube")], 3),
+    (&[("UCI_Variant", "raumschach")], 3),
 ];
 
 /// Parses the announcement into (spec, dimension, size, cells, players,
@@ -654,4 +655,64 @@ fn first_command_chooses_the_protocol() {
         "exit {:.0} ms after end of input",
         t.elapsed().as_secs_f64() * 1000.0
     );
+}
+
+/// A variants file through UCI (`VariantPath`, then `UCI_Variant`) and on
+/// the command line (`--variants-file`, whose variants the handshake then
+/// lists): a bad path is one error line and changes nothing; the file's
+/// variants search and count as the CLI counts them.
+#[test]
+fn variants_file_through_uci_and_the_command_line() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/engines/variants.toml");
+    let mut e = EngineProcess::start(&["uci"]);
+    handshake(&mut e);
+    e.send("setoption name VariantPath value /no/such/file.toml");
+    let out = e.sync();
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].starts_with("info string error: variants file /no/such/file.toml"));
+    e.send("setoption name UCI_Variant value torus3d");
+    let out = e.sync();
+    assert!(out[0].starts_with("info string error: "), "{out:?}");
+    e.send(&format!("setoption name VariantPath value {file}"));
+    assert!(e.sync().is_empty());
+    e.send("setoption name UCI_Variant value torus3d");
+    let out = e.sync();
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string variant torus3d dimension 3 size 14x4x2")),
+        "{out:?}"
+    );
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.read_until("bestmove", |l| l.starts_with("bestmove"));
+    assert!(lines.last().is_some_and(|l| l.1.starts_with("bestmove ")));
+    e.send("go perft 3");
+    let got: Vec<String> = e
+        .read_until("Nodes searched", |l| l.starts_with("Nodes searched: "))
+        .into_iter()
+        .map(|x| x.1)
+        .collect();
+    let cli = run_cli(&[
+        "--variants-file",
+        file,
+        "perft",
+        "--variant",
+        "torus3d",
+        "--depth",
+        "3",
+        "--divide",
+    ]);
+    assert_eq!(got, cli.lines().collect::<Vec<_>>());
+    assert!(e.quit().success());
+
+    let mut e = EngineProcess::start(&["--variants-file", file, "uci"]);
+    let lines = handshake(&mut e);
+    let variants = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant "))
+        .expect("UCI_Variant");
+    for v in ["file-chess", "cylinder6", "torus3d", "holes"] {
+        assert!(variants.contains(&format!(" var {v}")), "{variants}");
+    }
+    assert!(e.quit().success());
 }

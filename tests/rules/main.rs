@@ -20,3 +20,4 @@ mod reference;
 mod reference_agreement;
 mod reference_selftest;
 mod shakmaty_agreement;
+mod variant_file;

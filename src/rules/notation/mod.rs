@@ -6,6 +6,7 @@ pub mod coord;
 pub mod diagram;
 pub mod san;
 pub mod text;
+pub mod variant_file;
 
 pub use coord::MoveError;
 pub use diagram::diagram;
