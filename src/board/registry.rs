@@ -210,6 +210,7 @@ pub static FAMILIES: &[Family] = &[
     chess::TORUS,
     diamond::DIAMOND,
     diamond::CYLINDER_DIAMOND,
+    diamond::TORUS_DIAMOND,
     cube::CUBE,
     raumschach::RAUMSCHACH,
 ];

@@ -137,6 +137,10 @@ pub struct Variant {
     /// pieces with the unicorn, pawns stepping forward or up without double
     /// step, promotion on the far rank of the far level.
     pub raumschach: bool,
+    /// Torus-diamond (RULES §2.7, seed T8.7.2): axis 1 has period 2l-2 and
+    /// a cell exists iff its axis-1 coordinate folded back into 0..l-1
+    /// (x1 -> 2l-2-x1 above l-1) satisfies the diamond condition.
+    pub torus_diamond: bool,
     pub castling: Castling,
     /// The start position, cell -> piece.
     pub start: BTreeMap<usize, Piece>,
@@ -196,7 +200,13 @@ impl Variant {
         if !self.diamond {
             return true;
         }
-        let l = self.lens[0];
+        // The diamond's edge: every axis has it, except axis 1 of the
+        // torus-diamond, which is doubled.
+        let l = self.lens[self.dim() - 1];
+        let mut c = *c;
+        if self.torus_diamond && c[0] > l - 1 {
+            c[0] = 2 * l - 2 - c[0];
+        }
         let doubled: i32 = (0..self.dim()).map(|a| (2 * c[a] + 1 - l).abs() - 1).sum();
         doubled <= l
     }
@@ -459,6 +469,17 @@ impl Variant {
                 let setup: String = param(&params, "setup", default_setup.to_string())?;
                 Self::diamond(n, l, name == "cylinder-diamond", &setup)?
             }
+            "torus-diamond" => {
+                let n: usize = param(&params, "n", 3)?;
+                let l: i32 = param(&params, "l", 8)?;
+                let default_setup = match n {
+                    3 => "8.1",
+                    4 => "8.2",
+                    _ => "8.3",
+                };
+                let setup: String = param(&params, "setup", default_setup.to_string())?;
+                Self::torus_diamond(n, l, &setup)?
+            }
             "cube" => Self::cube(),
             "raumschach" => Self::raumschach(),
             _ => return Err(format!("unknown variant {name:?}")),
@@ -484,6 +505,7 @@ impl Variant {
             diamond,
             cube,
             raumschach: false,
+            torus_diamond: false,
             castling,
             start: BTreeMap::new(),
             promotion_cells: [BTreeSet::new(), BTreeSet::new()],
@@ -658,6 +680,36 @@ impl Variant {
             }
         }
         v
+    }
+
+    /// The torus-diamond (RULES §2.7): the diamond's start on ranks 1, 2
+    /// and l-1, l, and, as in torus chess (RULES §2.4), a second pawn per
+    /// piece: white's on rank 2l-2 (next to rank 1 across the wrap), moving
+    /// down, black's on rank l+1, moving up. Every axis wraps.
+    fn torus_diamond(n: usize, l: i32, setup: &str) -> Result<Variant, String> {
+        let mut v = Self::diamond(n, l, false, setup)?;
+        v.torus_diamond = true;
+        v.lens[0] = 2 * l - 2;
+        v.wraps = vec![true; n];
+        v.cell_coords = Self::all_coords(&v.lens);
+        // Re-place the start on the longer box (flat indices changed).
+        let old = std::mem::take(&mut v.start);
+        let old_coords = Self::all_coords(&{
+            let mut lens = v.lens.clone();
+            lens[0] = l;
+            lens
+        });
+        for (cell, piece) in old {
+            let c = old_coords[cell];
+            v.place(c, piece.owner, piece.kind);
+            if piece.kind == Kind::Pawn(forward(piece.owner)) {
+                // The doubled pawn: the mirror of this pawn's rank.
+                let mut d = c;
+                d[0] = 2 * l - 2 - c[0];
+                v.place(d, piece.owner, Kind::Pawn(-forward(piece.owner)));
+            }
+        }
+        Ok(v)
     }
 
     /// Diamond boards (RULES §2.5, §2.7): Table 8.1 (n = 3), Table 8.2

@@ -164,6 +164,9 @@ const VARIANTS: &[(&str, u32)] = &[
     ("cylinder-diamond:n=3,l=8", 4),
     ("cube", 4),
     ("raumschach", 3),
+    ("torus-diamond:n=3,l=8", 3),
+    ("torus-diamond:n=3,l=8,setup=8.3", 3),
+    ("torus-diamond:n=4,l=8", 2),
 ];
 
 fn depth_of(spec: &str) -> u32 {
@@ -349,6 +352,22 @@ fn perft_after_random_games(spec: &str, positions: usize, depth: u32, seed: u64)
 }
 
 #[test]
+fn perft_torus_diamond() {
+    for spec in [
+        "torus-diamond:n=3,l=8",
+        "torus-diamond:n=3,l=8,setup=8.3",
+        "torus-diamond:n=4,l=8",
+    ] {
+        check_perft(spec, depth_of(spec));
+    }
+}
+
+#[test]
+fn perft_torus_diamond_random_positions() {
+    perft_after_random_games("torus-diamond:n=3,l=8", 10, 3, 23);
+}
+
+#[test]
 fn perft_raumschach_random_positions() {
     perft_after_random_games("raumschach", 10, 3, 21);
 }
@@ -521,6 +540,11 @@ fn playouts_cylinder_diamond() {
 #[test]
 fn playouts_cube() {
     playouts(&one("cube"), 200, 150, 13);
+}
+
+#[test]
+fn playouts_torus_diamond() {
+    playouts(&one("torus-diamond:n=3,l=8"), 60, 150, 19);
 }
 
 #[test]

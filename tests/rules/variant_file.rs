@@ -34,6 +34,7 @@ const PAIRS: &[(&str, &str, u32)] = &[
     ("file-diamond3", "diamond", 4),
     ("file-diamond4", "diamond:n=4", 3),
     ("file-cylinder-diamond3", "cylinder-diamond", 4),
+    ("file-torus-diamond3", "torus-diamond", 3),
     ("file-cube", "cube", 5),
     ("file-raumschach", "raumschach", 4),
 ];

@@ -78,6 +78,18 @@ pub const CYLINDER_DIAMOND: Family = Family {
     examples: &["cylinder-diamond:n=3"],
 };
 
+/// Torus-diamond chess.
+pub const TORUS_DIAMOND: Family = Family {
+    name: "torus-diamond",
+    aliases: &[],
+    summary: "the cylinder-diamond doubled along axis 1, every axis wraps (T8.7.2)",
+    params: &["n", "l", "setup"],
+    build: torus_diamond,
+    xboard: None,
+    pgn: PgnName::Spec,
+    examples: &["torus-diamond:n=3"],
+};
+
 /// Which diamond start position table to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DiamondSetup {
@@ -121,10 +133,9 @@ fn diamond_kinds(g: &Geometry, n: usize) -> Vec<PieceKind> {
     kinds
 }
 
-fn diamond(p: &Values, cylinder: bool) -> Result<VariantDef, VariantError> {
-    let n = p.int("n").unwrap_or(3) as usize;
-    let l = p.int("l").unwrap_or(8) as usize;
-    let setup = match p.word("setup") {
+/// The start table the parameters select.
+fn setup_of(p: &Values, n: usize) -> Result<DiamondSetup, VariantError> {
+    Ok(match p.word("setup") {
         None => match n {
             3 => DiamondSetup::T81,
             4 => DiamondSetup::T82,
@@ -134,7 +145,30 @@ fn diamond(p: &Values, cylinder: bool) -> Result<VariantDef, VariantError> {
         Some("8.2") if n == 4 => DiamondSetup::T82,
         Some("8.3") => DiamondSetup::T83,
         Some(_) => return Err(p.refuse("setup", "8.3, or 8.1 for n=3, or 8.2 for n=4")),
-    };
+    })
+}
+
+fn setup_name(setup: DiamondSetup) -> &'static str {
+    match setup {
+        DiamondSetup::T81 => "8.1",
+        DiamondSetup::T82 => "8.2",
+        DiamondSetup::T83 => "8.3",
+    }
+}
+
+fn diamond_rules() -> Rules {
+    Rules {
+        castling: CastlingStyle::None,
+        en_passant: true,
+        fifty_move: true,
+        stalemate: StalemateRule::Draw,
+    }
+}
+
+fn diamond(p: &Values, cylinder: bool) -> Result<VariantDef, VariantError> {
+    let n = p.int("n").unwrap_or(3) as usize;
+    let l = p.int("l").unwrap_or(8) as usize;
+    let setup = setup_of(p, n)?;
     let wraps: Vec<bool> = (0..n).map(|a| cylinder && a > 0).collect();
     let g = Geometry::new(vec![l; n], wraps, Shape::Diamond, Naming::Layered)?;
     let kinds = diamond_kinds(&g, n);
@@ -161,24 +195,82 @@ fn diamond(p: &Values, cylinder: bool) -> Result<VariantDef, VariantError> {
             start.push((cell, pc));
         }
     }
-    let setup_name = match setup {
-        DiamondSetup::T81 => "8.1",
-        DiamondSetup::T82 => "8.2",
-        DiamondSetup::T83 => "8.3",
-    };
     let name = p.family();
     Ok(VariantDef {
         name: name.into(),
-        spec: format!("{name}:n={n},l={l},setup={setup_name}"),
+        spec: format!("{name}:n={n},l={l},setup={}", setup_name(setup)),
         geometry: g,
         kinds,
         seating: Seating::two_players(n, &[0]),
-        rules: Rules {
-            castling: CastlingStyle::None,
-            en_passant: true,
-            fifty_move: true,
-            stalemate: StalemateRule::Draw,
-        },
+        rules: diamond_rules(),
+        start,
+        start_castling: Vec::new(),
+        chess960_number: None,
+        fischer_random_notation: false,
+        promotion_zone: None,
+    })
+}
+
+/// Torus-diamond chess (T8.7.2): the cylinder-diamond's cells with
+/// `0 < x1 < l-1` doubled as `x1 -> 2l-2-x1`, axis 1 wrapping with period
+/// `2l-2`, every other axis wrapping (`x_k = 0` next to `x_k = l-1`). The
+/// start is the diamond's, with the pawns doubled as in torus chess: each
+/// side's reverse pawns (`U`) stand on the copy of its pawn rank, behind
+/// its pieces across the wrap, and move the other way.
+fn torus_diamond(p: &Values) -> Result<VariantDef, VariantError> {
+    let n = p.int("n").unwrap_or(3) as usize;
+    let l = p.int("l").unwrap_or(8) as usize;
+    let setup = setup_of(p, n)?;
+    let period = 2 * l - 2;
+    // The diamond of the seed, for the cell condition and the setup tables.
+    let base = Geometry::new(vec![l; n], vec![false; n], Shape::Diamond, Naming::Layered)?;
+    let mut lens = vec![l; n];
+    lens[0] = period;
+    let mut cells = Vec::new();
+    for c in 0..base.cell_count() {
+        let x: Vec<i32> = base.coords(c).iter().map(|&v| v as i32).collect();
+        cells.push(x.clone());
+        if x[0] > 0 && x[0] < l as i32 - 1 {
+            let mut copy = x;
+            copy[0] = period as i32 - copy[0];
+            cells.push(copy);
+        }
+    }
+    let g = Geometry::with_cells(lens, vec![true; n], Naming::Layered, &cells)?;
+    let mut kinds = diamond_kinds(&g, n);
+    let mut u = PieceKind::new("reverse pawn", 'U');
+    let mut rule = theory_pawn(n);
+    for v in rule.pushes.iter_mut().chain(rule.captures.iter_mut()) {
+        v[0] = -v[0];
+    }
+    u.pawn = Some(rule);
+    kinds.insert(1, u);
+    let white = white_pieces(&base, &kinds, n, l, setup);
+    let (w, b) = (Seat::new(0), Seat::new(1));
+    let (pawn, reverse) = (0, 1);
+    let last = l as i32 - 1;
+    let mut start = Vec::new();
+    for (x, k) in &white {
+        let at = |rank: i32| {
+            let mut y = x.clone();
+            y[0] = rank;
+            g.cell_at(&y)
+                .expect("invariant: setup cells and their copies are on the board")
+        };
+        start.push((at(0), piece(w, *k)));
+        start.push((at(1), piece(w, pawn)));
+        start.push((at(period as i32 - 1), piece(w, reverse)));
+        start.push((at(last), piece(b, *k)));
+        start.push((at(last - 1), piece(b, pawn)));
+        start.push((at(last + 1), piece(b, reverse)));
+    }
+    Ok(VariantDef {
+        name: "torus-diamond".into(),
+        spec: format!("torus-diamond:n={n},l={l},setup={}", setup_name(setup)),
+        geometry: g,
+        kinds,
+        seating: Seating::two_players(n, &[0]),
+        rules: diamond_rules(),
         start,
         start_castling: Vec::new(),
         chess960_number: None,
