@@ -142,6 +142,10 @@ impl CellTable {
 pub struct Geometry {
     lens: Vec<usize>,
     wraps: Vec<bool>,
+    /// Finite chess (T12): the coordinates are the digits of one number
+    /// `0.x1 x2 … xd` in base `lens[0]`, and a step adds to that number,
+    /// with carry (see [`Geometry::digits`]).
+    carry: bool,
     shape: Shape,
     naming: Naming,
     /// `coords[cell * n + axis]`.
@@ -209,6 +213,46 @@ impl Geometry {
             keep[b] = true;
         }
         Self::build(lens, wraps, Shape::Listed, naming, Some(&keep))
+    }
+
+    /// The board of finite chess truncated at `d` digits (seed 000 §12):
+    /// the `b^d` numbers `0.x1 x2 … xd` in base `b`, digit `x_k` on axis
+    /// `k`. The step along direction `k` adds `b^-k` to the number, with
+    /// carry into the digit before; a step exists iff the sum stays below
+    /// 1 and at or above 0. The cells are numbered by their value (the
+    /// file axis, digit 2, fastest is the value order for d = 2; for
+    /// every d the flattened index is a fixed permutation of it).
+    pub fn digits(b: usize, d: usize, naming: Naming) -> Result<Geometry, GeometryError> {
+        let mut g = Self::build(vec![b; d], vec![false; d], Shape::Box, naming, None)?;
+        g.carry = true;
+        g.build_rays();
+        Ok(g)
+    }
+
+    /// Whether two rays from one cell may reach the same cell, or a ray
+    /// come back across another (wrapping axes, or the carry of finite
+    /// chess): the move generator then deduplicates targets and the fast
+    /// backend keeps to its general path.
+    pub fn rays_may_meet(&self) -> bool {
+        self.carry || self.wraps.iter().any(|&w| w)
+    }
+
+    /// Whether steps carry between digits (finite chess).
+    pub fn carries(&self) -> bool {
+        self.carry
+    }
+
+    /// A key that differs between boards with different cells or
+    /// neighbourhoods (edge lengths, wraps, shape, carry and the cell list
+    /// itself), for caches of tables derived from the board alone.
+    pub fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.lens.hash(&mut h);
+        self.wraps.hash(&mut h);
+        self.carry.hash(&mut h);
+        self.coords.hash(&mut h);
+        h.finish()
     }
 
     /// The order in which axes vary in the flattened index: the file axis
@@ -309,6 +353,7 @@ impl Geometry {
         let mut g = Geometry {
             lens,
             wraps,
+            carry: false,
             shape,
             naming,
             coords,
@@ -431,6 +476,9 @@ impl Geometry {
     /// The cell reached from `cell` by adding `offset` (wrapping where the
     /// axis wraps), if on the board.
     pub fn step(&self, cell: Cell, offset: &[i32]) -> Option<Cell> {
+        if self.carry {
+            return self.carry_step(cell, offset);
+        }
         let mut b = 0;
         for (axis, &o) in offset.iter().enumerate().take(self.lens.len()) {
             let l = self.lens[axis] as i32;
@@ -443,6 +491,34 @@ impl Geometry {
             b += v as usize * self.strides[axis];
         }
         match self.box_to_cell[b] {
+            u32::MAX => None,
+            c => Some(c as usize),
+        }
+    }
+
+    /// A step of finite chess: the number plus `Σ offset_k b^-k`.
+    fn carry_step(&self, cell: Cell, offset: &[i32]) -> Option<Cell> {
+        let b = self.lens[0] as i64;
+        let n = self.lens.len();
+        // Value in units of b^-d: digit k (0-based axis) weighs b^(d-1-k).
+        let mut value = 0i64;
+        let mut delta = 0i64;
+        for axis in 0..n {
+            value = value * b + self.coord(cell, axis) as i64;
+            delta = delta * b + offset.get(axis).copied().unwrap_or(0) as i64;
+        }
+        let total = b.pow(n as u32);
+        let v = value + delta;
+        if !(0..total).contains(&v) {
+            return None;
+        }
+        let mut rest = v;
+        let mut bx = 0;
+        for axis in (0..n).rev() {
+            bx += (rest % b) as usize * self.strides[axis];
+            rest /= b;
+        }
+        match self.box_to_cell[bx] {
             u32::MAX => None,
             c => Some(c as usize),
         }

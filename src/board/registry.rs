@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, RwLock};
 
-use super::families::{chess, cube, diamond, raumschach};
+use super::families::{chess, cube, diamond, finite, raumschach};
 use super::variant::{Variant, VariantDef, VariantError};
 
 /// What values a parameter takes.
@@ -111,6 +111,8 @@ pub static PARAMS: &[&Param] = &[
     &diamond::SETUP,
     &chess::WRAP_CASTLING,
     &chess::START_NUMBER,
+    &finite::BASE,
+    &finite::DIGITS,
 ];
 
 /// A parameter's value as given (or defaulted) for one build.
@@ -213,6 +215,7 @@ pub static FAMILIES: &[Family] = &[
     diamond::TORUS_DIAMOND,
     cube::CUBE,
     raumschach::RAUMSCHACH,
+    finite::FINITE,
 ];
 
 /// A variant read from a file: its name, one-line summary and definition.

@@ -141,6 +141,10 @@ pub struct Variant {
     /// a cell exists iff its axis-1 coordinate folded back into 0..l-1
     /// (x1 -> 2l-2-x1 above l-1) satisfies the diamond condition.
     pub torus_diamond: bool,
+    /// Finite chess truncated at d digits (RULES §2.8, seed §12): the
+    /// coordinates are the digits x1 … xd of the number 0.x1…xd in base
+    /// b = the edge length, and a step adds to that number with carry.
+    pub carry: bool,
     pub castling: Castling,
     /// The start position, cell -> piece.
     pub start: BTreeMap<usize, Piece>,
@@ -229,6 +233,26 @@ impl Variant {
     /// axes; `None` if that leaves the board (RULES §1: a step exists iff its
     /// end cell is on the board).
     pub fn offset(&self, cell: usize, delta: &Coords) -> Option<usize> {
+        if self.carry {
+            // The number plus the step, as integers in units of b^-d.
+            let b = self.lens[0] as i64;
+            let c = self.coords(cell);
+            let (mut value, mut step) = (0i64, 0i64);
+            for a in 0..self.dim() {
+                value = value * b + c[a] as i64;
+                step = step * b + delta[a] as i64;
+            }
+            let mut sum = value + step;
+            if sum < 0 || sum >= b.pow(self.dim() as u32) {
+                return None;
+            }
+            let mut digits = [0; MAX_DIM];
+            for a in (0..self.dim()).rev() {
+                digits[a] = (sum % b) as i32;
+                sum /= b;
+            }
+            return self.cell(&digits);
+        }
         let mut c = self.coords(cell);
         for a in 0..self.dim() {
             c[a] += delta[a];
@@ -482,6 +506,11 @@ impl Variant {
             }
             "cube" => Self::cube(),
             "raumschach" => Self::raumschach(),
+            "finite" => {
+                let b: i32 = param(&params, "b", 8)?;
+                let d: usize = param(&params, "d", 2)?;
+                Self::finite(b, d)
+            }
             _ => return Err(format!("unknown variant {name:?}")),
         };
         v.spec = spec.to_string();
@@ -506,6 +535,7 @@ impl Variant {
             cube,
             raumschach: false,
             torus_diamond: false,
+            carry: false,
             castling,
             start: BTreeMap::new(),
             promotion_cells: [BTreeSet::new(), BTreeSet::new()],
@@ -555,6 +585,17 @@ impl Variant {
         // n = 3); docs/variants.md records this decision.
         if self.lens.len() >= 3 && !self.cube {
             kinds.insert(Kind::Rook);
+        }
+        // Finite chess keeps the seed's whole piece set (K D T S L^k b)
+        // whatever a truncation places at the start: a pawn may become a
+        // rook or knight even where d = 2 has none.
+        if self.carry {
+            kinds.insert(Kind::Rook);
+            kinds.insert(Kind::Knight);
+            kinds.insert(Kind::Queen);
+            for k in 2..=self.dim() {
+                kinds.insert(Kind::Bishop(k));
+            }
         }
         self.promotion_kinds = kinds.into_iter().collect();
     }
@@ -710,6 +751,52 @@ impl Variant {
             }
         }
         Ok(v)
+    }
+
+    /// Finite chess truncated at d digits (seed 000 §12, Table 12.1): for
+    /// white, x = 0 the king, x = b^-2 the queen, x1 = x2 = 0 with a later
+    /// digit non-zero a rook, x1 = 0, x2 = 1 with a later digit non-zero a
+    /// knight, x1 = 0, x2 > 1 a k-D bishop with k the length of the digit
+    /// string (position of its last non-zero digit), x1 = 1 a pawn. Black:
+    /// x1 -> b-1-x1 (king at (b-1)/b, queen at (b-1)/b + b^-2, pawns at
+    /// x1 = b-2); the seed's "x2 > 2" for black's bishops is read as
+    /// "x2 > 1", white's condition, as the equal-armies axiom requires.
+    fn finite(b: i32, d: usize) -> Variant {
+        let mut v = Self::board(vec![b; d], vec![false; d], false, false, Castling::None);
+        v.carry = true;
+        for cell in 0..v.box_size() {
+            let x = v.coords(cell);
+            let len = (0..d).rev().find(|&i| x[i] != 0).map_or(0, |i| i + 1);
+            let kind = if x[0] == 1 {
+                Some(Kind::Pawn(1))
+            } else if x[0] != 0 {
+                None
+            } else if len == 0 {
+                Some(Kind::King)
+            } else if x[1] == 1 && len == 2 {
+                Some(Kind::Queen)
+            } else if x[1] == 0 && len > 2 {
+                Some(Kind::Rook)
+            } else if x[1] == 1 && len > 2 {
+                Some(Kind::Knight)
+            } else if x[1] >= 2 {
+                Some(Kind::Bishop(len))
+            } else {
+                None
+            };
+            let Some(kind) = kind else {
+                continue;
+            };
+            v.place(x, WHITE, kind);
+            let mut y = x;
+            y[0] = b - 1 - x[0];
+            let black = match kind {
+                Kind::Pawn(_) => Kind::Pawn(-1),
+                k => k,
+            };
+            v.place(y, BLACK, black);
+        }
+        v
     }
 
     /// Diamond boards (RULES §2.5, §2.7): Table 8.1 (n = 3), Table 8.2
@@ -1273,6 +1360,15 @@ impl Position {
     pub fn attacks(&self, from: usize, piece: Piece, target: usize) -> bool {
         let v = &self.variant;
         let pattern = v.pattern(piece.kind);
+        if v.carry {
+            // Finite chess: a step carries into the digit before, so no
+            // digit moves monotonically; walk every direction.
+            return pattern.offsets.iter().any(|d| {
+                let mut hit = false;
+                self.walk(from, d, pattern.slides, |cell, _| hit |= cell == target);
+                hit
+            });
+        }
         let (fc, tc) = (v.coords(from), v.coords(target));
         // Cheap necessary conditions first, to spare walking most pieces'
         // directions. Along a non-wrapping axis a coordinate changes by the

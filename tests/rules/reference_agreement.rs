@@ -167,6 +167,9 @@ const VARIANTS: &[(&str, u32)] = &[
     ("torus-diamond:n=3,l=8", 3),
     ("torus-diamond:n=3,l=8,setup=8.3", 3),
     ("torus-diamond:n=4,l=8", 2),
+    ("finite:b=8,d=2", 4),
+    ("finite:b=8,d=3", 2),
+    ("finite:b=10,d=2", 3),
 ];
 
 fn depth_of(spec: &str) -> u32 {
@@ -368,6 +371,19 @@ fn perft_torus_diamond_random_positions() {
 }
 
 #[test]
+fn perft_finite() {
+    for spec in ["finite:b=8,d=2", "finite:b=8,d=3", "finite:b=10,d=2"] {
+        check_perft(spec, depth_of(spec));
+    }
+}
+
+#[test]
+fn perft_finite_random_positions() {
+    perft_after_random_games("finite:b=8,d=2", 10, 3, 29);
+    perft_after_random_games("finite:b=8,d=3", 10, 2, 31);
+}
+
+#[test]
 fn perft_raumschach_random_positions() {
     perft_after_random_games("raumschach", 10, 3, 21);
 }
@@ -545,6 +561,12 @@ fn playouts_cube() {
 #[test]
 fn playouts_torus_diamond() {
     playouts(&one("torus-diamond:n=3,l=8"), 60, 150, 19);
+}
+
+#[test]
+fn playouts_finite() {
+    playouts(&one("finite:b=8,d=2"), 100, 150, 37);
+    playouts(&one("finite:b=8,d=3"), 20, 100, 41);
 }
 
 #[test]

@@ -102,7 +102,7 @@ pub enum DiamondSetup {
 }
 
 /// Piece kinds of n-D diamond chess: P, N, R, L²…Lⁿ, Q, K.
-fn diamond_kinds(g: &Geometry, n: usize) -> Vec<PieceKind> {
+pub(crate) fn diamond_kinds(g: &Geometry, n: usize) -> Vec<PieceKind> {
     let mut kinds = Vec::new();
     let mut p = PieceKind::new("pawn", 'P');
     p.pawn = Some(theory_pawn(n));
@@ -156,7 +156,7 @@ fn setup_name(setup: DiamondSetup) -> &'static str {
     }
 }
 
-fn diamond_rules() -> Rules {
+pub(crate) fn diamond_rules() -> Rules {
     Rules {
         castling: CastlingStyle::None,
         en_passant: true,

@@ -6,6 +6,7 @@
 pub mod chess;
 pub mod cube;
 pub mod diamond;
+pub mod finite;
 pub mod raumschach;
 
 use super::piece::PieceKind;

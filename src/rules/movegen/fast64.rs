@@ -207,11 +207,14 @@ impl MagicTable {
 }
 
 impl Tables {
-    /// Builds the tables, or `None` for boards of more than 64 cells.
+    /// Builds the tables, or `None` for boards of more than 64 cells and
+    /// for the carrying number line of finite chess, whose rays cross the
+    /// whole board (a slider's relevant occupancy would exceed what a
+    /// magic table can index): those take the ray-walking backend.
     pub fn new(v: &Variant) -> Option<Tables> {
         let g = &v.geometry;
         let cells = g.cell_count();
-        if cells > 64 {
+        if cells > 64 || g.carries() {
             return None;
         }
         let nd = g.directions().len();
@@ -295,7 +298,7 @@ impl Tables {
         let full_rays = (0..cells * nd)
             .map(|i| to_mask(g.ray(i / nd, i % nd)))
             .collect();
-        let wraps = g.wraps().iter().any(|&w| w);
+        let wraps = g.rays_may_meet();
         let mut pawn_lanes = Vec::new();
         for seat in v.seating.seats() {
             let player = v.seating.info(seat);
@@ -361,7 +364,7 @@ impl Tables {
             full_rays,
             promotion_zone,
         };
-        let key = format!("{:?}{:?}{:?}", g.lens(), g.wraps(), g.shape());
+        let key = format!("{:x}", g.fingerprint());
         let table_for = |dirs: &[usize]| -> Arc<MagicTable> {
             let mut sorted = dirs.to_vec();
             sorted.sort_unstable();

@@ -99,7 +99,7 @@ impl<'a> Rays<'a> {
             us,
             s,
             checks: 0,
-            wraps: v.geometry.wraps().iter().any(|&w| w),
+            wraps: v.geometry.rays_may_meet(),
             scan: (usize::MAX, 0, 0),
         }
     }
