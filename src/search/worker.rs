@@ -674,17 +674,25 @@ impl Worker {
                 (is_capture(pos, &m), self.heuristics.is_killer(ply, &m))
             };
             let quiet = !capture && m.promotion == 0;
-            // Shallow pruning of quiet moves: late ones (move-count
-            // pruning) and those whose static value is far below alpha
-            // (futility). Checks are kept: a quiet check may be the mate
-            // that the static value cannot see, and a pruned mate would
-            // leave a false upper bound in the table.
-            let prunable = !pv_node && !in_check && quiet && best > -STALEMATE_WIN_BOUND;
-            let late = prunable && depth <= 4 && searched >= lmp_limit;
-            let futile = prunable && depth <= 3 && static_eval + 100 + 120 * depth <= alpha;
+            if !pv_node
+                && !in_check
+                && quiet
+                && best > -STALEMATE_WIN_BOUND
+                && depth <= 4
+                && searched >= lmp_limit
+            {
+                continue;
+            }
             self.pos().make(m);
             let gives_check = self.pos().in_check();
-            if (late || futile) && !gives_check {
+            if !pv_node
+                && !in_check
+                && quiet
+                && !gives_check
+                && best > -STALEMATE_WIN_BOUND
+                && depth <= 3
+                && static_eval + 100 + 120 * depth <= alpha
+            {
                 self.pos().unmake();
                 continue;
             }
