@@ -117,6 +117,16 @@ pub fn slide_dirs(g: &Geometry, k: usize) -> Vec<usize> {
         .collect()
 }
 
+/// The pawn of torus chess that runs the other way (`U`): the theory pawn
+/// with axis 0 reversed, in its owner's frame.
+pub fn reverse_theory_pawn(n: usize) -> PawnRule {
+    let mut rule = theory_pawn(n);
+    for v in rule.pushes.iter_mut().chain(rule.captures.iter_mut()) {
+        v[0] = -v[0];
+    }
+    rule
+}
+
 /// The classical pawn of T4.1 in its owner's frame: one push along axis 0,
 /// captures `axis0 ± one other axis`, a double step from the start cell.
 pub fn theory_pawn(n: usize) -> PawnRule {

@@ -482,7 +482,7 @@ impl Variant {
             }
             "cylinder" => Self::two_d(8, false, true, CLASSICAL, Castling::Wrap),
             "torus" => Self::two_d(14, true, true, CLASSICAL, Castling::Wrap),
-            "diamond" | "cylinder-diamond" => {
+            "diamond" | "cylinder-diamond" | "torus-diamond" => {
                 let n: usize = param(&params, "n", 3)?;
                 let l: i32 = param(&params, "l", 8)?;
                 let default_setup = match n {
@@ -491,18 +491,11 @@ impl Variant {
                     _ => "8.3",
                 };
                 let setup: String = param(&params, "setup", default_setup.to_string())?;
-                Self::diamond(n, l, name == "cylinder-diamond", &setup)?
-            }
-            "torus-diamond" => {
-                let n: usize = param(&params, "n", 3)?;
-                let l: i32 = param(&params, "l", 8)?;
-                let default_setup = match n {
-                    3 => "8.1",
-                    4 => "8.2",
-                    _ => "8.3",
-                };
-                let setup: String = param(&params, "setup", default_setup.to_string())?;
-                Self::torus_diamond(n, l, &setup)?
+                if name == "torus-diamond" {
+                    Self::torus_diamond(n, l, &setup)?
+                } else {
+                    Self::diamond(n, l, name == "cylinder-diamond", &setup)?
+                }
             }
             "cube" => Self::cube(),
             "raumschach" => Self::raumschach(),

@@ -3,6 +3,7 @@
 //! position and perft as the built-ins, errors name their line, and
 //! thousands of mutated files get errors, never a panic or a hang.
 
+use crate::reference_agreement::Rng;
 use ndchess::board::registry::{self, FileVariant};
 use ndchess::board::variant::Variant;
 use ndchess::rules::movegen;
@@ -54,16 +55,13 @@ fn file_versions_of_the_built_ins_agree_with_them() {
         }
         // And from positions along a game, where captures, promotions,
         // castling and en passant come up.
-        let mut rng = 0x2545_f491_4f6c_dd1du64 ^ depth as u64;
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ depth as u64);
         for ply in 0..60 {
             let moves = bp.legal_moves();
             if moves.is_empty() {
                 break;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let m = moves[(rng % moves.len() as u64) as usize];
+            let m = moves[rng.below(moves.len())];
             let text = bp.move_text(m, false);
             let fm = fp.parse_move(&text).expect("the same move exists");
             bp.make(m);
@@ -164,18 +162,6 @@ fn errors_name_the_line_and_the_fault() {
             .to_string()
             .contains("no [[variant]]")
     );
-}
-
-/// xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
-    }
 }
 
 /// One variant's block of the shipped file.

@@ -4,7 +4,8 @@
 use crate::board::castling::CastlingStyle;
 use crate::board::geometry::{Cell, Geometry, Naming, Shape};
 use crate::board::piece::{
-    Piece, PieceKind, knight_offsets, piece, piece_kind, slide_dirs, step_offsets, theory_pawn,
+    Piece, PieceKind, knight_offsets, piece, piece_kind, reverse_theory_pawn, slide_dirs,
+    step_offsets, theory_pawn,
 };
 use crate::board::registry::{Family, Param, ParamDefault, ParamKind, PgnName, Values};
 use crate::board::seating::{Seat, Seating};
@@ -141,11 +142,7 @@ fn chess_kinds(g: &Geometry, reverse_pawns: bool) -> Vec<PieceKind> {
     kinds.push(p);
     if reverse_pawns {
         let mut u = PieceKind::new("reverse pawn", 'U');
-        let mut rule = theory_pawn(2);
-        for v in rule.pushes.iter_mut().chain(rule.captures.iter_mut()) {
-            v[0] = -v[0];
-        }
-        u.pawn = Some(rule);
+        u.pawn = Some(reverse_theory_pawn(2));
         kinds.push(u);
     }
     let mut n = PieceKind::new("knight", 'N');

@@ -2,9 +2,10 @@
 //! (T8.7.1), with the seed's three start tables.
 
 use crate::board::castling::CastlingStyle;
-use crate::board::geometry::{Geometry, Naming, Shape};
+use crate::board::geometry::{Cell, Geometry, Naming, Shape};
 use crate::board::piece::{
-    BISHOP_LETTERS, PieceKind, knight_offsets, piece, slide_dirs, step_offsets, theory_pawn,
+    BISHOP_LETTERS, Piece, PieceKind, knight_offsets, piece, reverse_theory_pawn, slide_dirs,
+    step_offsets, theory_pawn,
 };
 use crate::board::registry::{Family, Param, ParamDefault, ParamKind, PgnName, Values};
 use crate::board::seating::{Seat, Seating};
@@ -156,12 +157,35 @@ fn setup_name(setup: DiamondSetup) -> &'static str {
     }
 }
 
-pub(crate) fn diamond_rules() -> Rules {
-    Rules {
-        castling: CastlingStyle::None,
-        en_passant: true,
-        fifty_move: true,
-        stalemate: StalemateRule::Draw,
+/// The definition of a two-player board under the diamonds' rules (no
+/// castling, en passant, the 50-move rule, stalemate a draw, promotion by
+/// T4.8): the diamond families and finite chess differ only in board,
+/// kinds and start.
+pub(crate) fn diamond_rules_def(
+    name: &str,
+    spec: String,
+    geometry: Geometry,
+    kinds: Vec<PieceKind>,
+    start: Vec<(Cell, Piece)>,
+) -> VariantDef {
+    let n = geometry.dims();
+    VariantDef {
+        name: name.into(),
+        spec,
+        geometry,
+        kinds,
+        seating: Seating::two_players(n, &[0]),
+        rules: Rules {
+            castling: CastlingStyle::None,
+            en_passant: true,
+            fifty_move: true,
+            stalemate: StalemateRule::Draw,
+        },
+        start,
+        start_castling: Vec::new(),
+        chess960_number: None,
+        fischer_random_notation: false,
+        promotion_zone: None,
     }
 }
 
@@ -196,19 +220,8 @@ fn diamond(p: &Values, cylinder: bool) -> Result<VariantDef, VariantError> {
         }
     }
     let name = p.family();
-    Ok(VariantDef {
-        name: name.into(),
-        spec: format!("{name}:n={n},l={l},setup={}", setup_name(setup)),
-        geometry: g,
-        kinds,
-        seating: Seating::two_players(n, &[0]),
-        rules: diamond_rules(),
-        start,
-        start_castling: Vec::new(),
-        chess960_number: None,
-        fischer_random_notation: false,
-        promotion_zone: None,
-    })
+    let spec = format!("{name}:n={n},l={l},setup={}", setup_name(setup));
+    Ok(diamond_rules_def(name, spec, g, kinds, start))
 }
 
 /// Torus-diamond chess (T8.7.2): the cylinder-diamond's cells with
@@ -239,11 +252,7 @@ fn torus_diamond(p: &Values) -> Result<VariantDef, VariantError> {
     let g = Geometry::with_cells(lens, vec![true; n], Naming::Layered, &cells)?;
     let mut kinds = diamond_kinds(&g, n);
     let mut u = PieceKind::new("reverse pawn", 'U');
-    let mut rule = theory_pawn(n);
-    for v in rule.pushes.iter_mut().chain(rule.captures.iter_mut()) {
-        v[0] = -v[0];
-    }
-    u.pawn = Some(rule);
+    u.pawn = Some(reverse_theory_pawn(n));
     kinds.insert(1, u);
     let white = white_pieces(&base, &kinds, n, l, setup);
     let (w, b) = (Seat::new(0), Seat::new(1));
@@ -264,19 +273,8 @@ fn torus_diamond(p: &Values) -> Result<VariantDef, VariantError> {
         start.push((at(last - 1), piece(b, pawn)));
         start.push((at(last + 1), piece(b, reverse)));
     }
-    Ok(VariantDef {
-        name: "torus-diamond".into(),
-        spec: format!("torus-diamond:n={n},l={l},setup={}", setup_name(setup)),
-        geometry: g,
-        kinds,
-        seating: Seating::two_players(n, &[0]),
-        rules: diamond_rules(),
-        start,
-        start_castling: Vec::new(),
-        chess960_number: None,
-        fischer_random_notation: false,
-        promotion_zone: None,
-    })
+    let spec = format!("torus-diamond:n={n},l={l},setup={}", setup_name(setup));
+    Ok(diamond_rules_def("torus-diamond", spec, g, kinds, start))
 }
 
 /// White's non-pawn pieces of a diamond setup as (coords, kind).

@@ -8,10 +8,10 @@
 use crate::board::geometry::{Geometry, Naming};
 use crate::board::piece::{BISHOP_LETTERS, piece};
 use crate::board::registry::{Family, Param, ParamDefault, ParamKind, PgnName, Values};
-use crate::board::seating::{Seat, Seating};
+use crate::board::seating::Seat;
 use crate::board::variant::{VariantDef, VariantError};
 
-use super::diamond::{diamond_kinds, diamond_rules};
+use super::diamond::{diamond_kinds, diamond_rules_def};
 use super::letter_kind;
 
 /// `b`: the base of the digits.
@@ -102,17 +102,6 @@ fn finite(p: &Values) -> Result<VariantDef, VariantError> {
             .expect("invariant: a reflected digit string is a cell");
         start.push((m, piece(bl, k)));
     }
-    Ok(VariantDef {
-        name: "finite".into(),
-        spec: format!("finite:b={b},d={d}"),
-        geometry: g,
-        kinds,
-        seating: Seating::two_players(d, &[0]),
-        rules: diamond_rules(),
-        start,
-        start_castling: Vec::new(),
-        chess960_number: None,
-        fischer_random_notation: false,
-        promotion_zone: None,
-    })
+    let spec = format!("finite:b={b},d={d}");
+    Ok(diamond_rules_def("finite", spec, g, kinds, start))
 }
