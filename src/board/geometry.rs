@@ -11,6 +11,8 @@
 
 use std::fmt;
 
+mod double;
+
 /// Largest dimension a board may have.
 pub const MAX_DIMS: usize = 8;
 /// Largest number of cells a board may have (cells are `u16` in moves).
@@ -146,6 +148,9 @@ pub struct Geometry {
     /// `0.x1 x2 … xd` in base `lens[0]`, and a step adds to that number,
     /// with carry (see [`Geometry::digits`]).
     carry: bool,
+    /// The double diamond (T8.7.3) of this edge length: steps, leaps and
+    /// rays follow its line structure (see `double.rs`), not coordinates.
+    double: Option<i32>,
     shape: Shape,
     naming: Naming,
     /// `coords[cell * n + axis]`.
@@ -234,7 +239,7 @@ impl Geometry {
     /// chess): the move generator then deduplicates targets and the fast
     /// backend keeps to its general path.
     pub fn rays_may_meet(&self) -> bool {
-        self.carry || self.wraps.iter().any(|&w| w)
+        self.carry || self.double.is_some() || self.wraps.iter().any(|&w| w)
     }
 
     /// Whether steps carry between digits (finite chess).
@@ -251,6 +256,7 @@ impl Geometry {
         self.lens.hash(&mut h);
         self.wraps.hash(&mut h);
         self.carry.hash(&mut h);
+        self.double.hash(&mut h);
         self.coords.hash(&mut h);
         h.finish()
     }
@@ -354,6 +360,7 @@ impl Geometry {
             lens,
             wraps,
             carry: false,
+            double: None,
             shape,
             naming,
             coords,
@@ -382,6 +389,10 @@ impl Geometry {
     }
 
     fn build_rays(&mut self) {
+        if let Some(l) = self.double {
+            self.build_fold_rays(l);
+            return;
+        }
         let nd = self.directions.len();
         let cells = self.cell_count();
         let mut spans = Vec::with_capacity(cells * nd);
@@ -475,7 +486,12 @@ impl Geometry {
 
     /// The cell reached from `cell` by adding `offset` (wrapping where the
     /// axis wraps), if on the board.
+    /// On the double diamond a face cell may reach two cells (one per
+    /// copy) where this returns the first; [`Geometry::steps`] gives all.
     pub fn step(&self, cell: Cell, offset: &[i32]) -> Option<Cell> {
+        if let Some(l) = self.double {
+            return self.fold_steps(l, cell, offset, 0).first().copied();
+        }
         if self.carry {
             return self.carry_step(cell, offset);
         }
@@ -524,6 +540,24 @@ impl Geometry {
         }
     }
 
+    /// Every cell reached from `cell` by `offset`: the one of
+    /// [`Geometry::step`], or on the double diamond every end of the walks
+    /// that realise the offset (a face cell's steps inwards enter both
+    /// copies).
+    pub fn steps(&self, cell: Cell, offset: &[i32]) -> Vec<Cell> {
+        self.steps_keeping(cell, offset, 0)
+    }
+
+    /// [`Geometry::steps`] whose walks may not turn at a face of the axes
+    /// in `keep` (bit k for axis k+1): a pawn does not cross the face of
+    /// its own axis (its promotion face) back into the board.
+    pub fn steps_keeping(&self, cell: Cell, offset: &[i32], keep: u32) -> Vec<Cell> {
+        match self.double {
+            Some(l) => self.fold_steps(l, cell, offset, keep),
+            None => self.step(cell, offset).into_iter().collect(),
+        }
+    }
+
     /// All unit-step directions (vectors in {-1,0,1}^n, zero excluded).
     pub fn directions(&self) -> &[Vec<i32>] {
         &self.directions
@@ -560,7 +594,7 @@ impl Geometry {
         CellTable::from_lists((0..self.cell_count()).map(|cell| {
             let mut t: Vec<Cell> = offsets
                 .iter()
-                .filter_map(|o| self.step(cell, o))
+                .flat_map(|o| self.steps(cell, o))
                 .filter(|&c| c != cell)
                 .collect();
             t.sort_unstable();

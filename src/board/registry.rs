@@ -213,6 +213,7 @@ pub static FAMILIES: &[Family] = &[
     diamond::DIAMOND,
     diamond::CYLINDER_DIAMOND,
     diamond::TORUS_DIAMOND,
+    diamond::DOUBLE_DIAMOND,
     cube::CUBE,
     raumschach::RAUMSCHACH,
     finite::FINITE,

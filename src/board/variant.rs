@@ -371,10 +371,13 @@ impl Variant {
             .iter()
             .zip(&leaps)
             .map(|(offsets, table)| {
-                let symmetric = offsets.iter().all(|o| {
-                    let back: Vec<i32> = o.iter().map(|x| -x).collect();
-                    offsets.contains(&back)
-                });
+                // The double diamond's leaps are walks whose direction a
+                // face may reverse: take their sources from the table.
+                let symmetric = !g.is_double_diamond()
+                    && offsets.iter().all(|o| {
+                        let back: Vec<i32> = o.iter().map(|x| -x).collect();
+                        offsets.contains(&back)
+                    });
                 (!symmetric).then(|| {
                     let mut sources = vec![Vec::new(); cells];
                     for from in 0..cells {
@@ -420,12 +423,21 @@ impl Variant {
                         rule.pushes.iter().map(|v| info.orient(v)).collect();
                     let captures: Vec<Vec<i32>> =
                         rule.captures.iter().map(|v| info.orient(v)).collect();
+                    // `steps`, not `step`: on the double diamond a face
+                    // cell's step inwards has one end in each copy.
+                    // A pawn never turns at a face of its push axes (on the
+                    // double diamond that would take it back).
+                    let keep = pushes
+                        .iter()
+                        .flat_map(|v| v.iter().enumerate())
+                        .filter(|&(_, &x)| x != 0)
+                        .fold(0u32, |m, (axis, _)| m | 1 << axis);
                     let push_lists = (0..cells).map(|c| {
                         let mut list = Vec::new();
                         for v in &pushes {
-                            if let Some(one) = g.step(c, v) {
+                            for one in g.steps_keeping(c, v, keep) {
                                 let two = if rule.double_step && start_cells.contains(&c) {
-                                    g.step(one, v).filter(|&t| t != c)
+                                    g.steps_keeping(one, v, keep).into_iter().find(|&t| t != c)
                                 } else {
                                     None
                                 };
@@ -439,7 +451,7 @@ impl Variant {
                         .map(|c| {
                             let mut t: Vec<Cell> = captures
                                 .iter()
-                                .filter_map(|v| g.step(c, v))
+                                .flat_map(|v| g.steps_keeping(c, v, keep))
                                 .filter(|&t| t != c)
                                 .collect();
                             t.sort_unstable();

@@ -440,11 +440,11 @@ impl Checker<'_> {
         }
         while let Some(c) = stack.pop() {
             for s in &steps {
-                if let Some(t) = g.step(c, s)
-                    && !seen[t]
-                {
-                    seen[t] = true;
-                    stack.push(t);
+                for t in g.steps(c, s) {
+                    if !seen[t] {
+                        seen[t] = true;
+                        stack.push(t);
+                    }
                 }
             }
         }
@@ -567,15 +567,36 @@ impl Checker<'_> {
             }
             let player = piece_seat(p);
             let k = faces[player.index()].axis();
-            for sign in [1, -1] {
-                let step = self.unit(k, sign);
-                let Some(next) = g.step(c, &step) else {
-                    continue;
-                };
+            // The double diamond is not directed: a face cell's neighbours
+            // along its axis are one cell in each copy, and a pawn there
+            // moves away from the piece when its push does not lead back.
+            let neighbours: Vec<(Vec<i32>, Cell)> = [1, -1]
+                .into_iter()
+                .flat_map(|sign| {
+                    let step = self.unit(k, sign);
+                    g.steps(c, &step)
+                        .into_iter()
+                        .map(move |t| (step.clone(), t))
+                })
+                .fold(Vec::new(), |mut acc, (step, t)| {
+                    if !acc.iter().any(|(_, u)| *u == t) {
+                        acc.push((step, t));
+                    }
+                    acc
+                });
+            for (step, next) in neighbours {
                 let q = self.board[next];
-                let ok = q != EMPTY
-                    && piece_seat(q) == player
-                    && self.pushes(player, piece_kind(q)).contains(&step);
+                let pushes = if q == EMPTY {
+                    Vec::new()
+                } else {
+                    self.pushes(player, piece_kind(q))
+                };
+                let away = if g.is_double_diamond() {
+                    pushes.iter().any(|p| !g.steps(next, p).contains(&c))
+                } else {
+                    pushes.contains(&step)
+                };
+                let ok = q != EMPTY && piece_seat(q) == player && away;
                 if !ok {
                     out.push(Violation::NoPawnInFront {
                         player: player.index(),

@@ -326,6 +326,7 @@ const VARIANT_SETTINGS: &[(&[(&str, &str)], u32)] = &[
     (&[("UCI_Variant", "cube")], 3),
     (&[("UCI_Variant", "raumschach")], 3),
     (&[("UCI_Variant", "torus-diamond")], 3),
+    (&[("UCI_Variant", "double-diamond")], 3),
     (&[("UCI_Variant", "finite")], 3),
 ];
 

@@ -15,6 +15,14 @@
 //! - moves are collected in a `BTreeSet`, so the same (from, to, promotion)
 //!   reached along two rays of a wrapping board is one move (RULES §1).
 //!
+//! One exception to the plain arithmetic: the double diamond (RULES §2.9)
+//! is not directed, so its moves are walks along the seed's linear subsets
+//! with direction changes ([`Variant::line_next`], [`Variant::line_walk`]).
+//! Those walks are computed once per cell and direction when the variant is
+//! built (on the empty board, from the definition; still no code from
+//! `src/`), because walking them again for every attack question made a
+//! depth-3 perft take a quarter of an hour.
+//!
 //! The only derived data kept in a [`Variant`] are the coordinates of each
 //! flat index (division is slow), the direction and leap vectors of each piece
 //! kind, computed from their definitions in RULES §1 and §2.10, and the start
@@ -111,6 +119,11 @@ pub enum Castling {
     Wrap,
 }
 
+/// Pawn steps per (cell, direction): the pushes as (one step, the step
+/// beyond) and the capture cells.
+type PawnWalks =
+    std::collections::HashMap<(usize, i32), (Vec<(usize, Option<usize>)>, BTreeSet<usize>)>;
+
 /// How a piece moves: a list of offsets, either leaps (one application) or
 /// slide directions (repeated until blocked).
 #[derive(Clone, Debug)]
@@ -145,6 +158,29 @@ pub struct Variant {
     /// coordinates are the digits x1 … xd of the number 0.x1…xd in base
     /// b = the edge length, and a step adds to that number with carry.
     pub carry: bool,
+    /// Double diamond (RULES §2.9, seed T8.7.3): the diamond's cells with
+    /// every coordinate strictly inside exist twice (`x0 = ±1`), the face
+    /// cells once (`x0 = 0`). A `-1` cell with coordinates `x` has the flat
+    /// index of `(2l-2-x1, x2, …)` (the engine's naming, so keys compare);
+    /// moves follow the seed's linear subsets and direction changes (see
+    /// [`Variant::line_next`]), not coordinate offsets.
+    pub double: bool,
+    /// The double diamond's line neighbours, `[cell][axis][0 = predecessor,
+    /// 1 = successor]`, computed once by [`Variant::line_neighbour`].
+    lines: Vec<[[Option<usize>; 2]; MAX_DIM]>,
+    /// The double diamond's walks on the empty board, computed once from
+    /// the lines by [`Variant::empty_walk`]: `(cell, offset, slides)` ->
+    /// the ray's cells in order (slides) or the ends (leaps). Walking them
+    /// afresh for every attack question made perft too slow to test.
+    walks: std::collections::HashMap<(usize, Coords, bool), Vec<usize>>,
+    /// The double diamond's pawn steps, `(cell, direction)` -> (pushes,
+    /// capture cells), computed once by [`Variant::pawn_pushes_double`]
+    /// and [`Variant::pawn_captures_double`].
+    pawn_walks: PawnWalks,
+    /// Per (cell, pattern slot): every cell the walks reach on the empty
+    /// board, so an attack question on the double diamond can be answered
+    /// "no" without walking.
+    reach: std::collections::HashMap<(usize, usize), BTreeSet<usize>>,
     pub castling: Castling,
     /// The start position, cell -> piece.
     pub start: BTreeMap<usize, Piece>,
@@ -208,8 +244,12 @@ impl Variant {
         // torus-diamond, which is doubled.
         let l = self.lens[self.dim() - 1];
         let mut c = *c;
-        if self.torus_diamond && c[0] > l - 1 {
+        if (self.torus_diamond || self.double) && c[0] > l - 1 {
             c[0] = 2 * l - 2 - c[0];
+            // Only cells strictly inside on every axis are doubled.
+            if self.double && (0..self.dim()).any(|a| c[a] == 0 || c[a] == l - 1) {
+                return false;
+            }
         }
         let doubled: i32 = (0..self.dim()).map(|a| (2 * c[a] + 1 - l).abs() - 1).sum();
         doubled <= l
@@ -482,7 +522,7 @@ impl Variant {
             }
             "cylinder" => Self::two_d(8, false, true, CLASSICAL, Castling::Wrap),
             "torus" => Self::two_d(14, true, true, CLASSICAL, Castling::Wrap),
-            "diamond" | "cylinder-diamond" | "torus-diamond" => {
+            "diamond" | "cylinder-diamond" | "torus-diamond" | "double-diamond" => {
                 let n: usize = param(&params, "n", 3)?;
                 let l: i32 = param(&params, "l", 8)?;
                 let default_setup = match n {
@@ -493,6 +533,8 @@ impl Variant {
                 let setup: String = param(&params, "setup", default_setup.to_string())?;
                 if name == "torus-diamond" {
                     Self::torus_diamond(n, l, &setup)?
+                } else if name == "double-diamond" {
+                    Self::double_diamond(n, l, &setup)?
                 } else {
                     Self::diamond(n, l, name == "cylinder-diamond", &setup)?
                 }
@@ -529,6 +571,11 @@ impl Variant {
             raumschach: false,
             torus_diamond: false,
             carry: false,
+            double: false,
+            lines: Vec::new(),
+            walks: Default::default(),
+            pawn_walks: Default::default(),
+            reach: Default::default(),
             castling,
             start: BTreeMap::new(),
             promotion_cells: [BTreeSet::new(), BTreeSet::new()],
@@ -744,6 +791,303 @@ impl Variant {
             }
         }
         Ok(v)
+    }
+
+    /// The double diamond (RULES §2.9, seed T8.7.3): the diamond's start,
+    /// its face cells not doubled (the seed's footnote 4), and the pawns by
+    /// the first pawn-plane axiom: in front of every piece along axis 1 in
+    /// both copies (white's on `x1 = 1`, black's on `x1 = l-2`, each with
+    /// `x0 = ±1`).
+    fn double_diamond(n: usize, l: i32, setup: &str) -> Result<Variant, String> {
+        let mut v = Self::diamond(n, l, false, setup)?;
+        v.double = true;
+        v.lens[0] = 2 * l - 2;
+        v.cell_coords = Self::all_coords(&v.lens);
+        v.lines = (0..v.box_size())
+            .map(|cell| {
+                let mut t = [[None; 2]; MAX_DIM];
+                if v.in_shape(&v.coords(cell)) {
+                    for (k, slot) in t.iter_mut().enumerate().take(n) {
+                        *slot = [v.line_neighbour(cell, k, -1), v.line_neighbour(cell, k, 1)];
+                    }
+                }
+                t
+            })
+            .collect();
+        let mut walks = std::collections::HashMap::new();
+        let mut reach = std::collections::HashMap::new();
+        for cell in v.cells() {
+            for (slot, pattern) in v.patterns.iter().enumerate() {
+                let mut all = BTreeSet::new();
+                for d in &pattern.offsets {
+                    let cells = walks
+                        .entry((cell, *d, pattern.slides))
+                        .or_insert_with(|| v.empty_walk(cell, d, pattern.slides));
+                    all.extend(cells.iter().copied());
+                }
+                reach.insert((cell, slot), all);
+            }
+        }
+        v.reach = reach;
+        v.walks = walks;
+        let mut pawn_walks = PawnWalks::new();
+        for cell in v.cells() {
+            for dir in [-1, 1] {
+                let steps = (
+                    v.pawn_pushes_double(cell, dir),
+                    v.pawn_captures_double(cell, dir),
+                );
+                pawn_walks.insert((cell, dir), steps);
+            }
+        }
+        v.pawn_walks = pawn_walks;
+        let old = std::mem::take(&mut v.start);
+        let old_coords = Self::all_coords(&{
+            let mut lens = v.lens.clone();
+            lens[0] = l;
+            lens
+        });
+        for (cell, piece) in old {
+            let c = old_coords[cell];
+            v.place(c, piece.owner, piece.kind);
+            if matches!(piece.kind, Kind::Pawn(_)) {
+                let mut d = c;
+                d[0] = 2 * l - 2 - c[0];
+                v.place(d, piece.owner, piece.kind);
+            }
+        }
+        Ok(v)
+    }
+
+    /// The diamond's edge length of the double diamond.
+    fn edge(&self) -> i32 {
+        self.lens[self.dim() - 1]
+    }
+
+    /// `x0` and the coordinates `x` of a double-diamond cell.
+    pub fn split(&self, cell: usize) -> (i32, Coords) {
+        let l = self.edge();
+        let mut x = self.coords(cell);
+        if x[0] > l - 1 {
+            x[0] = 2 * l - 2 - x[0];
+            return (-1, x);
+        }
+        let face = (0..self.dim()).any(|a| x[a] == 0 || x[a] == l - 1);
+        (if face { 0 } else { 1 }, x)
+    }
+
+    /// The double-diamond cell `(x0, x)`, if it exists.
+    fn join(&self, x0: i32, x: &Coords) -> Option<usize> {
+        let l = self.edge();
+        if (0..self.dim()).any(|a| x[a] < 0 || x[a] > l - 1) {
+            return None;
+        }
+        let face = (0..self.dim()).any(|a| x[a] == 0 || x[a] == l - 1);
+        if face != (x0 == 0) {
+            return None;
+        }
+        let mut c = *x;
+        if x0 == -1 {
+            c[0] = 2 * l - 2 - x[0];
+        }
+        self.cell(&c)
+    }
+
+    /// The neighbour of `cell` along axis k in the seed's line L(x, k):
+    /// its successor (`e = 1`) or predecessor (`e = -1`). T8.7.3: if some
+    /// cell with `y0 = 0` agrees with x off axis k, L is every cell that
+    /// agrees with x off axis k; it is ordered by `a_k = b_k + 1` if all
+    /// its cells have `x0 = 0`, else cyclically by `a0 != 0 ∧ a_k = b_k +
+    /// a0` or `b0 != 0 ∧ a_k = b_k + b0`. Otherwise L also keeps x0, ordered
+    /// by `a_k = b_k + a0`. Read literally the cyclic rule would also make
+    /// a cell of one copy follow the next cell of the other copy, which no
+    /// linear order allows; the two are never neighbours here (a cyclic
+    /// line goes up one copy, across the far face and down the other).
+    pub fn line_next(&self, cell: usize, k: usize, e: i32) -> Option<usize> {
+        self.lines[cell][k][usize::from(e > 0)]
+    }
+
+    /// [`Variant::line_next`] computed from the definition (kept in
+    /// `lines` once per cell, axis and sign).
+    fn line_neighbour(&self, cell: usize, k: usize, e: i32) -> Option<usize> {
+        let l = self.edge();
+        let (x0, x) = self.split(cell);
+        let along = |v: i32, y0: i32| {
+            let mut y = x;
+            y[k] = v;
+            self.join(y0, &y).map(|c| (y0, v, c))
+        };
+        let shared = (0..l).any(|v| along(v, 0).is_some());
+        let members: Vec<(i32, i32, usize)> = if shared {
+            (0..l)
+                .flat_map(|v| [-1, 0, 1].map(|y0| along(v, y0)))
+                .flatten()
+                .collect()
+        } else {
+            (0..l).filter_map(|v| along(v, x0)).collect()
+        };
+        let cyclic = shared && members.iter().any(|m| m.0 != 0);
+        // Whether a follows b in L.
+        let follows = |a: (i32, i32), b: (i32, i32)| {
+            if !shared {
+                a.1 == b.1 + a.0
+            } else if !cyclic {
+                a.1 == b.1 + 1
+            } else {
+                a.0 * b.0 != -1
+                    && ((a.0 != 0 && a.1 == b.1 + a.0) || (b.0 != 0 && a.1 == b.1 + b.0))
+            }
+        };
+        let me = (x0, x[k]);
+        let found: Vec<usize> = members
+            .iter()
+            .filter(|m| {
+                let other = (m.0, m.1);
+                if e > 0 {
+                    follows(other, me)
+                } else {
+                    follows(me, other)
+                }
+            })
+            .map(|m| m.2)
+            .collect();
+        assert!(found.len() <= 1, "line L(x, {k}) is not linear at {x:?}");
+        found.first().copied()
+    }
+
+    /// The signs along the line L(x, 1) in which a pawn of direction
+    /// `dir` on `from` moves on the double diamond: towards the enemy face,
+    /// i.e. to the neighbour whose x1 is one further in `dir`. Inside the
+    /// `-1` copy, whose lines run the other way, that is backwards (its
+    /// pawns are the torus-diamond's doubled pawns); on a face cell of axis
+    /// 1 both neighbours qualify, one in each copy.
+    fn pawn_signs(&self, from: usize, dir: i32) -> Vec<i32> {
+        let v = self;
+        let (x0, x) = v.split(from);
+        let x1 = x[0];
+        // The lines' orders: through a copy cell `a_k = b_k + x0` (both
+        // the copy's own lines and the cyclic ones), through a face cell
+        // off the faces of axis 1 `a_k = b_k + 1`; these hold where the
+        // next cell does not exist, too (a pawn then still captures).
+        if x0 != 0 {
+            return vec![dir * x0];
+        }
+        if x1 != 0 && x1 != v.edge() - 1 {
+            return vec![dir];
+        }
+        [-1, 1]
+            .into_iter()
+            .filter(|&e| {
+                v.line_next(from, 0, e)
+                    .is_some_and(|c| v.split(c).1[0] == x1 + dir)
+            })
+            .collect()
+    }
+
+    /// A pawn's pushes on the double diamond as (one step, the step beyond
+    /// it for the double step).
+    fn pawn_pushes_double(&self, from: usize, dir: i32) -> Vec<(usize, Option<usize>)> {
+        let v = self;
+        self.pawn_signs(from, dir)
+            .into_iter()
+            .filter_map(|e| v.line_next(from, 0, e))
+            .map(|one| {
+                let two = self
+                    .pawn_signs(one, dir)
+                    .into_iter()
+                    .filter_map(|e| v.line_next(one, 0, e))
+                    .find(|&t| t != from);
+                (one, two)
+            })
+            .collect()
+    }
+
+    /// A pawn's capture cells on the double diamond: one step along axis 1
+    /// towards the enemy face (as [`Variant::pawn_pushes_double`]) and one
+    /// along another axis, either sign, as a walk of the lines.
+    fn pawn_captures_double(&self, from: usize, dir: i32) -> BTreeSet<usize> {
+        let v = self;
+        let mut out = BTreeSet::new();
+        for local in self.pawn_signs(from, dir) {
+            for m in 1..v.dim() {
+                for side in [-1, 1] {
+                    let mut d = unit(0, local);
+                    d[m] = side;
+                    out.extend(v.line_walk(from, [1; MAX_DIM], &d).iter().map(|e| e.0));
+                }
+            }
+        }
+        out.remove(&from);
+        out
+    }
+
+    /// [`Position::walk`] on the empty double diamond: a leap reaches every
+    /// end of its walks; a slide repeats its step with the meanings the
+    /// walk carries, and stops at the edge or before a cell it has crossed
+    /// already (its start included).
+    fn empty_walk(&self, from: usize, d: &Coords, slides: bool) -> Vec<usize> {
+        let ones = [1; MAX_DIM];
+        if !slides {
+            let ends: BTreeSet<usize> = self.line_walk(from, ones, d).iter().map(|e| e.0).collect();
+            return ends.into_iter().filter(|&to| to != from).collect();
+        }
+        let mut state = (from, ones);
+        let mut crossed = vec![from];
+        loop {
+            let ends = self.line_walk(state.0, state.1, d);
+            let Some(&next) = ends.iter().next() else {
+                break;
+            };
+            assert_eq!(
+                ends.len(),
+                1,
+                "a slide's step orders disagree at {:?}",
+                self.split(state.0)
+            );
+            if crossed.contains(&next.0) {
+                break;
+            }
+            crossed.push(next.0);
+            state = next;
+        }
+        crossed.remove(0);
+        crossed
+    }
+
+    /// The double diamond's walks: from the state (cell, meaning of each
+    /// axis), the steps of `d` one unit step at a time in every order whose
+    /// cells all exist (RULES §1, T1.2). A unit step along axis k by sign e
+    /// goes to the neighbour in L(x, k) in direction `e` times the axis's
+    /// meaning; between a face cell and a `-1` cell there is a direction
+    /// change (T8.7.3: `x0 + y0 = -1`), which reverses the meaning of every
+    /// axis but k (T3.3).
+    fn line_walk(&self, cell: usize, meaning: Coords, d: &Coords) -> BTreeSet<(usize, Coords)> {
+        let mut ends = BTreeSet::new();
+        let mut stack = vec![(cell, meaning, *d)];
+        while let Some((at, m, left)) = stack.pop() {
+            if (0..self.dim()).all(|a| left[a] == 0) {
+                ends.insert((at, m));
+                continue;
+            }
+            for k in (0..self.dim()).filter(|&k| left[k] != 0) {
+                let e = left[k].signum();
+                let Some(next) = self.line_next(at, k, e * m[k]) else {
+                    continue;
+                };
+                let mut m2 = m;
+                if self.split(at).0 + self.split(next).0 == -1 {
+                    for (a, slot) in m2.iter_mut().enumerate().take(self.dim()) {
+                        if a != k {
+                            *slot = -*slot;
+                        }
+                    }
+                }
+                let mut rest = left;
+                rest[k] -= e;
+                stack.push((next, m2, rest));
+            }
+        }
+        ends
     }
 
     /// Finite chess truncated at d digits (seed 000 §12, Table 12.1): for
@@ -1334,6 +1678,9 @@ impl Position {
         slides: bool,
         mut visit: impl FnMut(usize, Option<Piece>),
     ) {
+        if self.variant.double {
+            return self.line_walk_moves(from, d, slides, visit);
+        }
         let mut at = from;
         while let Some(next) = self.variant.offset(at, d) {
             if next == from {
@@ -1348,14 +1695,78 @@ impl Position {
         }
     }
 
+    /// [`Position::walk`] on the double diamond: a leap visits every end of
+    /// its walks; a slide repeats its step with the meanings the walk
+    /// carries, and stops at the edge, after an occupied cell, or before a
+    /// cell it has crossed already (its start included).
+    fn line_walk_moves(
+        &self,
+        from: usize,
+        d: &Coords,
+        slides: bool,
+        mut visit: impl FnMut(usize, Option<Piece>),
+    ) {
+        let cells = &self.variant.walks[&(from, *d, slides)];
+        for &to in cells {
+            let occupant = self.board.get(&to).copied();
+            visit(to, occupant);
+            if occupant.is_some() && slides {
+                return;
+            }
+        }
+    }
+
+    /// The cells `piece` on `from` moves to when it stands alone on the
+    /// board of `variant` (pawns: pushes without the double step, and every
+    /// capture cell as if an enemy stood there).
+    pub fn lone_targets(variant: &Arc<Variant>, from: usize, piece: Piece) -> BTreeSet<usize> {
+        let mut pos = Position {
+            variant: Arc::clone(variant),
+            board: Board::default(),
+            to_move: piece.owner,
+            ep: None,
+            castling_rights: Vec::new(),
+        };
+        pos.board.insert(from, piece);
+        let mut out = BTreeSet::new();
+        if let Kind::Pawn(dir) = piece.kind {
+            if variant.double {
+                let (pushes, captures) = &variant.pawn_walks[&(from, dir)];
+                out.extend(pushes.iter().map(|p| p.0));
+                out.extend(captures.iter().copied());
+            } else {
+                for push in variant.pawn_pushes(dir) {
+                    out.extend(variant.offset(from, &push));
+                }
+                for d in &variant.pattern(piece.kind).offsets {
+                    out.extend(variant.offset(from, d));
+                }
+            }
+            return out;
+        }
+        let mut moves = BTreeSet::new();
+        pos.piece_moves(from, piece, &mut moves);
+        out.extend(moves.iter().map(|m| m.to));
+        out
+    }
+
     /// Whether `piece` standing on `from` attacks `target` (pawns: only their
     /// capture offsets; castling and pushes never attack).
     pub fn attacks(&self, from: usize, piece: Piece, target: usize) -> bool {
         let v = &self.variant;
         let pattern = v.pattern(piece.kind);
-        if v.carry {
+        if v.double
+            && let Kind::Pawn(dir) = piece.kind
+        {
+            return v.pawn_walks[&(from, dir)].1.contains(&target);
+        }
+        if v.double && !v.reach[&(from, pattern_slot(piece.kind))].contains(&target) {
+            return false;
+        }
+        if v.carry || v.double {
             // Finite chess: a step carries into the digit before, so no
-            // digit moves monotonically; walk every direction.
+            // digit moves monotonically; the double diamond's lines turn at
+            // its faces; walk every direction.
             return pattern.offsets.iter().any(|d| {
                 let mut hit = false;
                 self.walk(from, d, pattern.slides, |cell, _| hit |= cell == target);
@@ -1467,6 +1878,39 @@ impl Position {
             }
             return;
         };
+        if v.double {
+            let (pushes, captures) = &v.pawn_walks[&(from, dir)];
+            for &(one, two) in pushes {
+                if self.board.contains_key(&one) {
+                    continue;
+                }
+                self.add_pawn_move(from, one, Special::None, out);
+                if v.start.get(&from) == Some(&piece)
+                    && let Some(two) = two.filter(|c| !self.board.contains_key(c))
+                {
+                    self.add_pawn_move(from, two, Special::DoubleStep { passed: one }, out);
+                }
+            }
+            for &to in captures {
+                match self.board.get(&to) {
+                    Some(victim) if victim.owner != piece.owner => {
+                        self.add_pawn_move(from, to, Special::None, out)
+                    }
+                    Some(_) => {}
+                    None => {
+                        if let Some(ep) = self.ep.filter(|ep| ep.passed == to) {
+                            self.add_pawn_move(
+                                from,
+                                to,
+                                Special::EnPassant { victim: ep.pawn },
+                                out,
+                            );
+                        }
+                    }
+                }
+            }
+            return;
+        }
         for push in v.pawn_pushes(dir) {
             let Some(one) = v
                 .offset(from, &push)

@@ -167,6 +167,9 @@ const VARIANTS: &[(&str, u32)] = &[
     ("torus-diamond:n=3,l=8", 3),
     ("torus-diamond:n=3,l=8,setup=8.3", 3),
     ("torus-diamond:n=4,l=8", 2),
+    ("double-diamond:n=3,l=8", 3),
+    ("double-diamond:n=3,l=8,setup=8.3", 3),
+    ("double-diamond:n=4,l=8", 2),
     ("finite:b=8,d=2", 4),
     ("finite:b=8,d=3", 2),
     ("finite:b=10,d=2", 3),
@@ -371,6 +374,92 @@ fn perft_torus_diamond_random_positions() {
 }
 
 #[test]
+fn perft_double_diamond() {
+    for spec in [
+        "double-diamond:n=3,l=8",
+        "double-diamond:n=3,l=8,setup=8.3",
+        "double-diamond:n=4,l=8",
+    ] {
+        check_perft(spec, depth_of(spec));
+    }
+}
+
+#[test]
+fn perft_double_diamond_random_positions() {
+    perft_after_random_games("double-diamond:n=3,l=8", 10, 3, 43);
+}
+
+/// Every kind on every cell of the double diamond, alone on the board:
+/// the engine's tables (leaps, rays walked to the end, pawn steps) reach
+/// exactly the cells the reference's walk of the seed's lines reaches.
+/// Random games rarely bring pieces to the faces where the board turns;
+/// this covers every face cell and every crossing.
+#[test]
+fn double_diamond_lone_pieces() {
+    for spec in ["double-diamond:n=3,l=8", "double-diamond:n=4,l=8"] {
+        let fast = FastVariant::from_spec(spec).expect("fast variant");
+        let reference = RefVariant::from_spec(spec).expect("reference variant");
+        let g = &fast.geometry;
+        for cell in 0..g.cell_count() {
+            let coords: Vec<i32> = g.coords(cell).iter().map(|&x| x as i32).collect();
+            let mut c = [0; reference::MAX_DIM];
+            c[..coords.len()].copy_from_slice(&coords);
+            let rcell = reference.cell(&c).expect("same cells");
+            for (kind, kd) in fast.kinds.iter().enumerate() {
+                let mut got: BTreeSet<Vec<i32>> = BTreeSet::new();
+                let mut add = |t: usize| {
+                    got.insert(g.coords(t).iter().map(|&x| x as i32).collect());
+                };
+                let seat = ndchess::board::seating::Seat::new(0);
+                if kd.pawn.is_some() {
+                    let table = &fast.pawn_tables[seat][kind];
+                    for pair in table.pushes.get(cell).chunks_exact(2) {
+                        add(pair[0] as usize);
+                    }
+                    for &t in table.captures.get(cell) {
+                        add(t as usize);
+                    }
+                } else {
+                    if let Some(t) = fast.leap_table(kind) {
+                        t.get(cell).iter().for_each(|&t| add(t as usize));
+                    }
+                    for &d in &kd.slides {
+                        g.ray(cell, d).iter().for_each(|&t| add(t as usize));
+                    }
+                }
+                let rkind = match kd.letter {
+                    'K' => Kind::King,
+                    'Q' => Kind::Queen,
+                    'R' => Kind::Rook,
+                    'N' => Kind::Knight,
+                    'P' => Kind::Pawn(1),
+                    'B' => Kind::Bishop(2),
+                    'W' => Kind::Bishop(3),
+                    'G' => Kind::Bishop(4),
+                    other => panic!("no reference kind for {other}"),
+                };
+                let piece = reference::Piece {
+                    owner: 0,
+                    kind: rkind,
+                };
+                let expected: BTreeSet<Vec<i32>> =
+                    RefPosition::lone_targets(&reference, rcell, piece)
+                        .into_iter()
+                        .map(|t| reference.coords_vec(t))
+                        .collect();
+                assert_eq!(
+                    got,
+                    expected,
+                    "{spec}: {} on {coords:?} (cell {})",
+                    kd.name,
+                    g.cell_name(cell)
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn perft_finite() {
     for spec in ["finite:b=8,d=2", "finite:b=8,d=3", "finite:b=10,d=2"] {
         check_perft(spec, depth_of(spec));
@@ -561,6 +650,11 @@ fn playouts_cube() {
 #[test]
 fn playouts_torus_diamond() {
     playouts(&one("torus-diamond:n=3,l=8"), 60, 150, 19);
+}
+
+#[test]
+fn playouts_double_diamond() {
+    playouts(&one("double-diamond:n=3,l=8"), 60, 200, 47);
 }
 
 #[test]

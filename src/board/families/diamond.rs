@@ -91,6 +91,18 @@ pub const TORUS_DIAMOND: Family = Family {
     examples: &["torus-diamond:n=3"],
 };
 
+/// Double-diamond chess.
+pub const DOUBLE_DIAMOND: Family = Family {
+    name: "double-diamond",
+    aliases: &[],
+    summary: "two diamonds glued at their faces, not directed (T8.7.3)",
+    params: &["n", "l", "setup"],
+    build: double_diamond,
+    xboard: None,
+    pgn: PgnName::Spec,
+    examples: &["double-diamond:n=3", "double-diamond:n=4"],
+};
+
 /// Which diamond start position table to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DiamondSetup {
@@ -275,6 +287,45 @@ fn torus_diamond(p: &Values) -> Result<VariantDef, VariantError> {
     }
     let spec = format!("torus-diamond:n={n},l={l},setup={}", setup_name(setup));
     Ok(diamond_rules_def("torus-diamond", spec, g, kinds, start))
+}
+
+/// Double-diamond chess (T8.7.3): the diamond's cells strictly inside on
+/// every axis doubled, the face cells shared (see
+/// [`Geometry::double_diamond`]). The pieces stand on the faces `x1 = 0`
+/// and `x1 = l-1` as in the diamond (those cells are not doubled); the
+/// pawns follow from the first pawn-plane axiom, one in front of each
+/// piece in each copy. A pawn moves towards the enemy face in either copy
+/// (in the seed's lines of the `-1` copy, which run the other way, that is
+/// backwards: the doubled pawns of the torus-diamond), so one pawn kind
+/// serves both.
+fn double_diamond(p: &Values) -> Result<VariantDef, VariantError> {
+    let n = p.int("n").unwrap_or(3) as usize;
+    let l = p.int("l").unwrap_or(8) as usize;
+    let setup = setup_of(p, n)?;
+    let base = Geometry::new(vec![l; n], vec![false; n], Shape::Diamond, Naming::Layered)?;
+    let g = Geometry::double_diamond(n, l, Naming::Layered)?;
+    let kinds = diamond_kinds(&g, n);
+    let white = white_pieces(&base, &kinds, n, l, setup);
+    let (w, b) = (Seat::new(0), Seat::new(1));
+    let pawn = 0;
+    let (last, copy) = (l as i32 - 1, |rank: i32| 2 * l as i32 - 2 - rank);
+    let mut start = Vec::new();
+    for (x, k) in &white {
+        let at = |rank: i32| {
+            let mut y = x.clone();
+            y[0] = rank;
+            g.cell_at(&y)
+                .expect("invariant: setup cells and their copies are on the board")
+        };
+        start.push((at(0), piece(w, *k)));
+        start.push((at(1), piece(w, pawn)));
+        start.push((at(copy(1)), piece(w, pawn)));
+        start.push((at(last), piece(b, *k)));
+        start.push((at(last - 1), piece(b, pawn)));
+        start.push((at(copy(last - 1)), piece(b, pawn)));
+    }
+    let spec = format!("double-diamond:n={n},l={l},setup={}", setup_name(setup));
+    Ok(diamond_rules_def("double-diamond", spec, g, kinds, start))
 }
 
 /// White's non-pawn pieces of a diamond setup as (coords, kind).
