@@ -139,18 +139,27 @@ impl CellTable {
     }
 }
 
+/// How a step moves from cell to cell (the board's topology beyond its
+/// cell set and wrapping axes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Stepping {
+    /// Add the offset to the coordinates (wrapping where an axis wraps).
+    Plain,
+    /// Finite chess (T12): the coordinates are the digits of one number
+    /// `0.x1 x2 … xd` in base `lens[0]`, and a step adds to that number,
+    /// with carry (see [`Geometry::digits`]).
+    Carry,
+    /// The double diamond (T8.7.3) of this edge length: steps, leaps and
+    /// rays follow its line structure (see `double.rs`), not coordinates.
+    Fold(i32),
+}
+
 /// A board: its cells, their names and the tables derived once from them.
 #[derive(Clone)]
 pub struct Geometry {
     lens: Vec<usize>,
     wraps: Vec<bool>,
-    /// Finite chess (T12): the coordinates are the digits of one number
-    /// `0.x1 x2 … xd` in base `lens[0]`, and a step adds to that number,
-    /// with carry (see [`Geometry::digits`]).
-    carry: bool,
-    /// The double diamond (T8.7.3) of this edge length: steps, leaps and
-    /// rays follow its line structure (see `double.rs`), not coordinates.
-    double: Option<i32>,
+    stepping: Stepping,
     shape: Shape,
     naming: Naming,
     /// `coords[cell * n + axis]`.
@@ -177,7 +186,7 @@ impl Geometry {
         shape: Shape,
         naming: Naming,
     ) -> Result<Geometry, GeometryError> {
-        Self::build(lens, wraps, shape, naming, None)
+        Self::build(lens, wraps, shape, naming, None, Stepping::Plain)
     }
 
     /// Builds a board whose cells are those of `cells` (coordinates inside
@@ -187,6 +196,17 @@ impl Geometry {
         wraps: Vec<bool>,
         naming: Naming,
         cells: &[Vec<i32>],
+    ) -> Result<Geometry, GeometryError> {
+        Self::listed(lens, wraps, naming, cells, Stepping::Plain)
+    }
+
+    /// [`Geometry::with_cells`] with the given way of stepping.
+    fn listed(
+        lens: Vec<usize>,
+        wraps: Vec<bool>,
+        naming: Naming,
+        cells: &[Vec<i32>],
+        stepping: Stepping,
     ) -> Result<Geometry, GeometryError> {
         let n = lens.len();
         if n == 0 || n > MAX_DIMS || wraps.len() != n {
@@ -217,7 +237,7 @@ impl Geometry {
             }
             keep[b] = true;
         }
-        Self::build(lens, wraps, Shape::Listed, naming, Some(&keep))
+        Self::build(lens, wraps, Shape::Listed, naming, Some(&keep), stepping)
     }
 
     /// The board of finite chess truncated at `d` digits (seed 000 §12):
@@ -228,10 +248,14 @@ impl Geometry {
     /// file axis, digit 2, fastest is the value order for d = 2; for
     /// every d the flattened index is a fixed permutation of it).
     pub fn digits(b: usize, d: usize, naming: Naming) -> Result<Geometry, GeometryError> {
-        let mut g = Self::build(vec![b; d], vec![false; d], Shape::Box, naming, None)?;
-        g.carry = true;
-        g.build_rays();
-        Ok(g)
+        Self::build(
+            vec![b; d],
+            vec![false; d],
+            Shape::Box,
+            naming,
+            None,
+            Stepping::Carry,
+        )
     }
 
     /// Whether two rays from one cell may reach the same cell, or a ray
@@ -239,12 +263,12 @@ impl Geometry {
     /// chess): the move generator then deduplicates targets and the fast
     /// backend keeps to its general path.
     pub fn rays_may_meet(&self) -> bool {
-        self.carry || self.double.is_some() || self.wraps.iter().any(|&w| w)
+        self.stepping != Stepping::Plain || self.wraps.iter().any(|&w| w)
     }
 
     /// Whether steps carry between digits (finite chess).
     pub fn carries(&self) -> bool {
-        self.carry
+        self.stepping == Stepping::Carry
     }
 
     /// A key that differs between boards with different cells or
@@ -255,8 +279,7 @@ impl Geometry {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.lens.hash(&mut h);
         self.wraps.hash(&mut h);
-        self.carry.hash(&mut h);
-        self.double.hash(&mut h);
+        self.stepping.hash(&mut h);
         self.coords.hash(&mut h);
         h.finish()
     }
@@ -279,6 +302,7 @@ impl Geometry {
         shape: Shape,
         naming: Naming,
         keep: Option<&[bool]>,
+        stepping: Stepping,
     ) -> Result<Geometry, GeometryError> {
         let n = lens.len();
         if n == 0 || n > MAX_DIMS || wraps.len() != n {
@@ -359,8 +383,7 @@ impl Geometry {
         let mut g = Geometry {
             lens,
             wraps,
-            carry: false,
-            double: None,
+            stepping,
             shape,
             naming,
             coords,
@@ -389,7 +412,7 @@ impl Geometry {
     }
 
     fn build_rays(&mut self) {
-        if let Some(l) = self.double {
+        if let Stepping::Fold(l) = self.stepping {
             self.build_fold_rays(l);
             return;
         }
@@ -489,11 +512,10 @@ impl Geometry {
     /// On the double diamond a face cell may reach two cells (one per
     /// copy) where this returns the first; [`Geometry::steps`] gives all.
     pub fn step(&self, cell: Cell, offset: &[i32]) -> Option<Cell> {
-        if let Some(l) = self.double {
-            return self.fold_steps(l, cell, offset, 0).first().copied();
-        }
-        if self.carry {
-            return self.carry_step(cell, offset);
+        match self.stepping {
+            Stepping::Fold(l) => return self.fold_steps(l, cell, offset, 0).first().copied(),
+            Stepping::Carry => return self.carry_step(cell, offset),
+            Stepping::Plain => {}
         }
         let mut b = 0;
         for (axis, &o) in offset.iter().enumerate().take(self.lens.len()) {
@@ -552,9 +574,9 @@ impl Geometry {
     /// in `keep` (bit k for axis k+1): a pawn does not cross the face of
     /// its own axis (its promotion face) back into the board.
     pub fn steps_keeping(&self, cell: Cell, offset: &[i32], keep: u32) -> Vec<Cell> {
-        match self.double {
-            Some(l) => self.fold_steps(l, cell, offset, keep),
-            None => self.step(cell, offset).into_iter().collect(),
+        match self.stepping {
+            Stepping::Fold(l) => self.fold_steps(l, cell, offset, keep),
+            _ => self.step(cell, offset).into_iter().collect(),
         }
     }
 

@@ -367,17 +367,19 @@ impl Variant {
             })
             .collect();
         let leaps: Vec<CellTable> = leap_sets.iter().map(|o| g.leap_table(o)).collect();
-        let reverse_leaps = leap_sets
+        let reverse_leaps = leaps
             .iter()
-            .zip(&leaps)
-            .map(|(offsets, table)| {
-                // The double diamond's leaps are walks whose direction a
-                // face may reverse: take their sources from the table.
-                let symmetric = !g.is_double_diamond()
-                    && offsets.iter().all(|o| {
-                        let back: Vec<i32> = o.iter().map(|x| -x).collect();
-                        offsets.contains(&back)
-                    });
+            .map(|table| {
+                // Read from the table, not the offsets: on boards whose
+                // steps are walks (the double diamond) or carry, a set of
+                // offsets closed under reversal says nothing by itself.
+                // (`leap_table` keeps each cell's targets sorted.)
+                let symmetric = (0..cells).all(|from| {
+                    table
+                        .get(from)
+                        .iter()
+                        .all(|&to| table.get(to as usize).binary_search(&(from as u16)).is_ok())
+                });
                 (!symmetric).then(|| {
                     let mut sources = vec![Vec::new(); cells];
                     for from in 0..cells {

@@ -773,24 +773,30 @@ impl Variant {
         v.lens[0] = 2 * l - 2;
         v.wraps = vec![true; n];
         v.cell_coords = Self::all_coords(&v.lens);
-        // Re-place the start on the longer box (flat indices changed).
-        let old = std::mem::take(&mut v.start);
+        // The doubled pawn of each pawn runs the other way.
+        v.double_the_pawns(l, |p| Kind::Pawn(-forward(p.owner)));
+        Ok(v)
+    }
+
+    /// Re-places the diamond's start (built on the l-rank box) on the box
+    /// whose axis 1 now has 2l-2 ranks, and puts a copy of every pawn on
+    /// the mirror of its rank (`x1 -> 2l-2-x1`), of the kind `copy` gives.
+    fn double_the_pawns(&mut self, l: i32, copy: impl Fn(Piece) -> Kind) {
+        let old = std::mem::take(&mut self.start);
         let old_coords = Self::all_coords(&{
-            let mut lens = v.lens.clone();
+            let mut lens = self.lens.clone();
             lens[0] = l;
             lens
         });
         for (cell, piece) in old {
             let c = old_coords[cell];
-            v.place(c, piece.owner, piece.kind);
-            if piece.kind == Kind::Pawn(forward(piece.owner)) {
-                // The doubled pawn: the mirror of this pawn's rank.
+            self.place(c, piece.owner, piece.kind);
+            if matches!(piece.kind, Kind::Pawn(_)) {
                 let mut d = c;
                 d[0] = 2 * l - 2 - c[0];
-                v.place(d, piece.owner, Kind::Pawn(-forward(piece.owner)));
+                self.place(d, piece.owner, copy(piece));
             }
         }
-        Ok(v)
     }
 
     /// The double diamond (RULES §2.9, seed T8.7.3): the diamond's start,
@@ -841,21 +847,8 @@ impl Variant {
             }
         }
         v.pawn_walks = pawn_walks;
-        let old = std::mem::take(&mut v.start);
-        let old_coords = Self::all_coords(&{
-            let mut lens = v.lens.clone();
-            lens[0] = l;
-            lens
-        });
-        for (cell, piece) in old {
-            let c = old_coords[cell];
-            v.place(c, piece.owner, piece.kind);
-            if matches!(piece.kind, Kind::Pawn(_)) {
-                let mut d = c;
-                d[0] = 2 * l - 2 - c[0];
-                v.place(d, piece.owner, piece.kind);
-            }
-        }
+        // One pawn kind moves towards the enemy face in both copies.
+        v.double_the_pawns(l, |p| p.kind);
         Ok(v)
     }
 

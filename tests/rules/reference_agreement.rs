@@ -427,17 +427,18 @@ fn double_diamond_lone_pieces() {
                         g.ray(cell, d).iter().for_each(|&t| add(t as usize));
                     }
                 }
-                let rkind = match kd.letter {
-                    'K' => Kind::King,
-                    'Q' => Kind::Queen,
-                    'R' => Kind::Rook,
-                    'N' => Kind::Knight,
-                    'P' => Kind::Pawn(1),
-                    'B' => Kind::Bishop(2),
-                    'W' => Kind::Bishop(3),
-                    'G' => Kind::Bishop(4),
-                    other => panic!("no reference kind for {other}"),
-                };
+                let mut candidates = [
+                    Kind::King,
+                    Kind::Queen,
+                    Kind::Rook,
+                    Kind::Knight,
+                    Kind::Pawn(1),
+                ]
+                .into_iter()
+                .chain((2..=g.dims()).map(Kind::Bishop));
+                let rkind = candidates
+                    .find(|k| k.letter(0) == kd.letter)
+                    .unwrap_or_else(|| panic!("no reference kind for {}", kd.letter));
                 let piece = reference::Piece {
                     owner: 0,
                     kind: rkind,

@@ -267,24 +267,8 @@ fn torus_diamond(p: &Values) -> Result<VariantDef, VariantError> {
     u.pawn = Some(reverse_theory_pawn(n));
     kinds.insert(1, u);
     let white = white_pieces(&base, &kinds, n, l, setup);
-    let (w, b) = (Seat::new(0), Seat::new(1));
     let (pawn, reverse) = (0, 1);
-    let last = l as i32 - 1;
-    let mut start = Vec::new();
-    for (x, k) in &white {
-        let at = |rank: i32| {
-            let mut y = x.clone();
-            y[0] = rank;
-            g.cell_at(&y)
-                .expect("invariant: setup cells and their copies are on the board")
-        };
-        start.push((at(0), piece(w, *k)));
-        start.push((at(1), piece(w, pawn)));
-        start.push((at(period as i32 - 1), piece(w, reverse)));
-        start.push((at(last), piece(b, *k)));
-        start.push((at(last - 1), piece(b, pawn)));
-        start.push((at(last + 1), piece(b, reverse)));
-    }
+    let start = doubled_start(&g, &white, l, pawn, reverse);
     let spec = format!("torus-diamond:n={n},l={l},setup={}", setup_name(setup));
     Ok(diamond_rules_def("torus-diamond", spec, g, kinds, start))
 }
@@ -306,11 +290,28 @@ fn double_diamond(p: &Values) -> Result<VariantDef, VariantError> {
     let g = Geometry::double_diamond(n, l, Naming::Layered)?;
     let kinds = diamond_kinds(&g, n);
     let white = white_pieces(&base, &kinds, n, l, setup);
-    let (w, b) = (Seat::new(0), Seat::new(1));
     let pawn = 0;
-    let (last, copy) = (l as i32 - 1, |rank: i32| 2 * l as i32 - 2 - rank);
+    let start = doubled_start(&g, &white, l, pawn, pawn);
+    let spec = format!("double-diamond:n={n},l={l},setup={}", setup_name(setup));
+    Ok(diamond_rules_def("double-diamond", spec, g, kinds, start))
+}
+
+/// The start of a diamond whose cells off the piece faces are doubled at
+/// rank `2l-2-x1` (torus- and double diamond): the diamond's pieces on
+/// ranks 1 and l, a pawn of kind `pawn` in front of each on ranks 2 and
+/// l-1, and its double of kind `copy` on the mirror of that rank.
+fn doubled_start(
+    g: &Geometry,
+    white: &[(Vec<i32>, usize)],
+    l: usize,
+    pawn: usize,
+    copy: usize,
+) -> Vec<(Cell, Piece)> {
+    let (w, b) = (Seat::new(0), Seat::new(1));
+    let last = l as i32 - 1;
+    let mirror = |rank: i32| 2 * last - rank;
     let mut start = Vec::new();
-    for (x, k) in &white {
+    for (x, k) in white {
         let at = |rank: i32| {
             let mut y = x.clone();
             y[0] = rank;
@@ -319,13 +320,12 @@ fn double_diamond(p: &Values) -> Result<VariantDef, VariantError> {
         };
         start.push((at(0), piece(w, *k)));
         start.push((at(1), piece(w, pawn)));
-        start.push((at(copy(1)), piece(w, pawn)));
+        start.push((at(mirror(1)), piece(w, copy)));
         start.push((at(last), piece(b, *k)));
         start.push((at(last - 1), piece(b, pawn)));
-        start.push((at(copy(last - 1)), piece(b, pawn)));
+        start.push((at(mirror(last - 1)), piece(b, copy)));
     }
-    let spec = format!("double-diamond:n={n},l={l},setup={}", setup_name(setup));
-    Ok(diamond_rules_def("double-diamond", spec, g, kinds, start))
+    start
 }
 
 /// White's non-pawn pieces of a diamond setup as (coords, kind).

@@ -29,7 +29,7 @@
 //! 2l-2`), its other coordinates unchanged, so names read like the
 //! torus-diamond's (`Dd14` is the copy behind `Dd2`).
 
-use super::{Cell, Geometry, GeometryError, MAX_DIMS, Naming, Shape, Span};
+use super::{Cell, Geometry, GeometryError, MAX_DIMS, Naming, Shape, Span, Stepping};
 
 /// The state of a walk: where it stands, on which copy it is (the copy it
 /// came from, on a face cell), and which axes' components a face has
@@ -59,21 +59,17 @@ impl Geometry {
         }
         let mut lens = vec![l; n];
         lens[0] = 2 * l - 2;
-        let mut g = Geometry::with_cells(lens, vec![false; n], naming, &cells)?;
-        g.double = Some(li);
-        g.build_rays();
-        Ok(g)
+        Geometry::listed(lens, vec![false; n], naming, &cells, Stepping::Fold(li))
     }
 
     /// Whether this is the double diamond.
     pub fn is_double_diamond(&self) -> bool {
-        self.double.is_some()
+        matches!(self.stepping, Stepping::Fold(_))
     }
 
-    /// The copy of a double-diamond cell (`-1`, `0` on a face, `+1`) and
-    /// its global coordinates in `x`.
-    pub fn double_diamond_cell(&self, cell: Cell, x: &mut [i32]) -> i8 {
-        let l = self.double.unwrap_or(0);
+    /// The copy of a cell of the double diamond of edge `l` (`-1`, `0` on a
+    /// face, `+1`) and its global coordinates in `x`.
+    fn double_diamond_cell(&self, l: i32, cell: Cell, x: &mut [i32]) -> i8 {
         let n = self.lens.len();
         for (a, slot) in x.iter_mut().enumerate().take(n) {
             *slot = self.coord(cell, a);
@@ -111,7 +107,7 @@ impl Geometry {
     fn fold_unit(&self, l: i32, s: WalkState, axis: usize, sign: i32) -> Option<WalkState> {
         let n = self.lens.len();
         let mut x = [0i32; MAX_DIMS];
-        let own = self.double_diamond_cell(s.cell, &mut x);
+        let own = self.double_diamond_cell(l, s.cell, &mut x);
         let side = if own != 0 { own } else { s.side };
         let v = x[axis] + sign;
         let (v, side, flips) = if v < 0 || v > l - 1 {
@@ -172,9 +168,9 @@ impl Geometry {
 
     /// The sides a walk may start on from `cell`: its own copy, or both on
     /// a face cell.
-    fn fold_sides(&self, cell: Cell) -> &'static [i8] {
+    fn fold_sides(&self, l: i32, cell: Cell) -> &'static [i8] {
         let mut x = [0i32; MAX_DIMS];
-        match self.double_diamond_cell(cell, &mut x) {
+        match self.double_diamond_cell(l, cell, &mut x) {
             1 => &[1],
             -1 => &[-1],
             _ => &[1, -1],
@@ -184,7 +180,7 @@ impl Geometry {
     /// Every cell the offset reaches from `cell` on the double diamond.
     pub(super) fn fold_steps(&self, l: i32, cell: Cell, offset: &[i32], keep: u32) -> Vec<Cell> {
         let mut out: Vec<Cell> = Vec::new();
-        for &side in self.fold_sides(cell) {
+        for &side in self.fold_sides(l, cell) {
             let start = WalkState {
                 cell,
                 side,
@@ -215,7 +211,7 @@ impl Geometry {
         let mut ray_cells: Vec<u16> = Vec::new();
         let mut x = [0i32; MAX_DIMS];
         for cell in 0..cells {
-            let own = self.double_diamond_cell(cell, &mut x);
+            let own = self.double_diamond_cell(l, cell, &mut x);
             let face = (0..n).find(|&a| x[a] == 0 || x[a] == l - 1);
             for d in 0..nd {
                 let mut u = [0i32; MAX_DIMS];
