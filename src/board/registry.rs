@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, RwLock};
 
-use super::families::{chess, cube, diamond, finite, raumschach};
+use super::families::{chess, cube, diamond, finite, raumschach, synchronous};
 use super::variant::{Variant, VariantDef, VariantError};
 
 /// What values a parameter takes.
@@ -217,6 +217,7 @@ pub static FAMILIES: &[Family] = &[
     cube::CUBE,
     raumschach::RAUMSCHACH,
     finite::FINITE,
+    synchronous::SYNCHRONOUS,
 ];
 
 /// A variant read from a file: its name, one-line summary and definition.
@@ -304,6 +305,35 @@ pub fn parse(spec: &str) -> Result<(&'static Family, Values), VariantError> {
         known: family_names().iter().map(|s| s.to_string()).collect(),
     })?;
     let mut given: Vec<(String, String)> = Vec::new();
+    if fam.name == synchronous::SYNCHRONOUS.name {
+        // The base is a whole spec with its own ':' and ','.
+        let rest = rest.trim();
+        if rest.is_empty() {
+            return Ok((
+                fam,
+                Values {
+                    family: fam.name,
+                    items: Vec::new(),
+                },
+            ));
+        }
+        return match rest.split_once('=') {
+            Some((k, v)) if k.trim().eq_ignore_ascii_case("base") && !v.trim().is_empty() => Ok((
+                fam,
+                Values {
+                    family: fam.name,
+                    items: vec![("base", Some(v.trim().to_string()))],
+                },
+            )),
+            Some((k, _)) if !k.trim().eq_ignore_ascii_case("base") => {
+                Err(VariantError::UnknownKey {
+                    variant: fam.name.into(),
+                    key: k.trim().to_ascii_lowercase(),
+                })
+            }
+            _ => Err(VariantError::Syntax(rest.into())),
+        };
+    }
     for item in rest.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         match item.split_once('=') {
             Some((k, v)) if !k.trim().is_empty() && !v.trim().is_empty() => {
@@ -340,12 +370,18 @@ pub fn parse(spec: &str) -> Result<(&'static Family, Values), VariantError> {
 
 /// Builds the variant a spec names.
 pub fn build(spec: &str) -> Result<Arc<Variant>, VariantError> {
+    Variant::new(definition(spec)?)
+}
+
+/// The definition a spec names (a family's, or a variants-file
+/// variant's), before its tables are built.
+pub fn definition(spec: &str) -> Result<VariantDef, VariantError> {
     match parse(spec) {
-        Ok((fam, values)) => Variant::new((fam.build)(&values)?),
+        Ok((fam, values)) => (fam.build)(&values),
         Err(VariantError::UnknownVariant { name, known }) => match lookup(&name) {
             // A variants-file variant has no parameters: its spec is its
             // name.
-            Some(fv) if !spec.contains(':') => Variant::new(fv.def),
+            Some(fv) if !spec.contains(':') => Ok(fv.def),
             Some(fv) => Err(VariantError::UnknownKey {
                 variant: fv.name,
                 key: spec.split_once(':').map_or("", |(_, r)| r).trim().into(),

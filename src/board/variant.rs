@@ -40,6 +40,15 @@ pub struct Rules {
     pub fifty_move: bool,
     /// Stalemate result.
     pub stalemate: StalemateRule,
+    /// Whether FIDE's insufficient-material draws apply (king and one
+    /// minor piece, or bishops all on one square colour, cannot mate):
+    /// proved for the classical 8x8 board only, so every other board
+    /// declares a dead position only when nothing but kings is left.
+    pub insufficient_material: bool,
+    /// Synchronous chess's rule (d): after a simultaneous turn, captures
+    /// on the cells the enemy entered that one attacked before the turn
+    /// (seed 004); off, a joint decision is resolved and the turn ends.
+    pub exchange_phase: bool,
 }
 
 /// Precomputed pawn steps for one (seat, pawn kind).
@@ -668,6 +677,8 @@ mod tests {
                 en_passant: false,
                 fifty_move: true,
                 stalemate: StalemateRule::Draw,
+                insufficient_material: false,
+                exchange_phase: false,
             },
             start,
             start_castling: Vec::new(),

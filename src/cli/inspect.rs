@@ -15,7 +15,10 @@ use ndchess::board::seating::Seat;
 use ndchess::board::variant::Variant;
 use ndchess::rules::movegen;
 use ndchess::rules::notation;
+use ndchess::rules::notation::joint;
 use ndchess::rules::perft_units::{self, ShardResult, Units, UnitsError};
+use ndchess::rules::position::Position;
+use ndchess::rules::simultaneous;
 use ndchess::theory::mobility;
 
 use super::{CommandError, VariantArgs, io};
@@ -166,7 +169,14 @@ pub fn perft(
     let table = (hash_mb > 0).then(|| PerftTable::new(hash_mb));
     let started = Instant::now();
     let king_takes_rook = pos.king_takes_rook();
-    let total = if depth == 0 {
+    let total = if pos.turn().is_simultaneous() {
+        if table.is_some() {
+            return Err(CommandError::Other(
+                "--hash: the joint-decision perft of simultaneous turns has no table".into(),
+            ));
+        }
+        joint_perft_divide(&pos, depth, divide, threads)?
+    } else if depth == 0 {
         1
     } else if threads == 1 && !divide && depth < 5 {
         let mut p = pos.clone();
@@ -210,6 +220,55 @@ pub fn perft(
     );
     println!("Nodes searched: {total}");
     Ok(())
+}
+
+/// The joint-decision perft of a simultaneous variant, split by root
+/// joint decision over `threads` threads (`--divide` lists them).
+fn joint_perft_divide(
+    pos: &Position,
+    depth: u32,
+    divide: bool,
+    threads: usize,
+) -> Result<u64, CommandError> {
+    use rayon::prelude::*;
+    if depth == 0 {
+        return Ok(1);
+    }
+    let roots = pos.joint_decisions();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CommandError::Other(e.to_string()))?;
+    let started = Instant::now();
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let mut lines: Vec<(String, u64)> = pool.install(|| {
+        roots
+            .par_iter()
+            .map(|j| {
+                let mut p = pos.clone();
+                p.make_joint(j)
+                    .expect("invariant: joint_decisions lists decisions check_joint accepts");
+                let n = simultaneous::joint_perft(&mut p, depth - 1);
+                let k = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                if depth >= 4 && (k.is_multiple_of(50) || k == roots.len()) {
+                    eprintln!(
+                        "perft: {k}/{} root decisions done ({:.1} s)",
+                        roots.len(),
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+                (joint::joint_text(pos, j), n)
+            })
+            .collect()
+    });
+    lines.sort();
+    if divide {
+        let mut out = std::io::stdout().lock();
+        for (m, n) in &lines {
+            writeln!(out, "{m}: {n}").map_err(io)?;
+        }
+    }
+    Ok(lines.iter().map(|x| x.1).sum())
 }
 
 /// `ndchess show`.

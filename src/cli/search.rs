@@ -40,12 +40,22 @@ pub struct AnalyseArgs {
     /// Directory of endgame tables to probe (docs/tablebases.md).
     #[arg(long)]
     pub tablebases: Option<std::path::PathBuf>,
+    /// Simultaneous turns: the seat(s) whose mixed strategy is printed
+    /// (`white`, `black`, a seat number, or `all`).
+    #[arg(long, default_value = "all")]
+    pub side: String,
+    /// Simultaneous turns: seed of the sampled decision.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// `ndchess analyse`: UCI-style `info` lines and `bestmove`.
 pub fn analyse(args: &AnalyseArgs) -> Result<(), CommandError> {
     use ndchess::search::{Engine, EngineOptions, Limits, SearchControl};
     let (v, pos) = args.variant.load()?;
+    if pos.turn().is_simultaneous() {
+        return analyse_simultaneous(args, &v, &pos);
+    }
     let mut engine = Engine::new(EngineOptions {
         threads: args.threads.max(1),
         hash_mb: args.hash,
@@ -104,6 +114,114 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), CommandError> {
             writeln!(out, "bestmove (none){why}").map_err(io)?;
         }
     }
+    Ok(())
+}
+
+/// `ndchess analyse` of a simultaneous turn: one `info` line per
+/// iteration (value from White's point of view), then each asked seat's
+/// equilibrium strategy (`info string strategy <seat> <move> <p> …`) and
+/// the decision sampled from it (`bestdecision`).
+fn analyse_simultaneous(
+    args: &AnalyseArgs,
+    v: &std::sync::Arc<Variant>,
+    pos: &Position,
+) -> Result<(), CommandError> {
+    use ndchess::board::seating::Seat;
+    use ndchess::rules::notation::joint::decision_text;
+    use ndchess::search::simultaneous::{SimLimits, SimSearcher};
+    use ndchess::search::{Engine, EngineOptions, SearchControl};
+    let seats: Vec<Seat> = match args.side.as_str() {
+        "all" => pos.turn().movers().iter().collect(),
+        "white" | "w" => vec![Seat::new(0)],
+        "black" | "b" => vec![Seat::new(1)],
+        s => match s.parse::<usize>() {
+            Ok(i) if i < v.seat_count() => vec![Seat::new(i)],
+            _ => {
+                return Err(CommandError::Other(format!(
+                    "--side {s}: white, black, a seat number or all"
+                )));
+            }
+        },
+    };
+    let mut engine = Engine::new(EngineOptions::default());
+    let mut sim = SimSearcher::new(engine.evaluator(v), args.seed);
+    let mut limits = SimLimits {
+        depth: args.depth,
+        nodes: args.nodes,
+        time: args.movetime.map(std::time::Duration::from_millis),
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
+        limits.time = Some(std::time::Duration::from_millis(2000));
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "info string variant {} simultaneous", v.spec).map_err(io)?;
+    let result = sim.search(pos, &limits, &SearchControl::new(), &mut |info| {
+        let ms = info.time.as_millis().max(1);
+        let _ = writeln!(
+            std::io::stdout().lock(),
+            "info depth {} score cp {} nodes {} nps {} time {}",
+            info.depth,
+            info.value.round() as i64,
+            info.nodes,
+            info.nodes as u128 * 1000 / ms,
+            ms
+        );
+    });
+    let Some(r) = result else {
+        let why = pos
+            .outcome()
+            .map(|o| format!(" ({} {})", result_text(&o), o.description(v)))
+            .unwrap_or_default();
+        writeln!(out, "bestdecision (none){why}").map_err(io)?;
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "info string value {} (White's point of view) depth {}",
+        r.value.round() as i64,
+        r.depth
+    )
+    .map_err(io)?;
+    for &seat in &seats {
+        let Some(strategy) = r.strategy(seat) else {
+            writeln!(
+                out,
+                "info string strategy {} 0000 1.000 (does not decide now)",
+                v.seating.name(seat)
+            )
+            .map_err(io)?;
+            continue;
+        };
+        let items: Vec<String> = strategy
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {:.3}",
+                    decision_text(pos, Some(d.decision)),
+                    d.probability
+                )
+            })
+            .collect();
+        writeln!(
+            out,
+            "info string strategy {} {}",
+            v.seating.name(seat),
+            items.join(" ")
+        )
+        .map_err(io)?;
+    }
+    let mut joint = ndchess::rules::moves::JointDecision::new(v.seat_count());
+    for seat in pos.turn().movers().iter() {
+        if let Some(d) = sim.choose(&r, seat) {
+            joint.set(seat, d);
+        }
+    }
+    writeln!(
+        out,
+        "bestdecision {}",
+        ndchess::rules::notation::joint::joint_text(pos, &joint)
+    )
+    .map_err(io)?;
     Ok(())
 }
 

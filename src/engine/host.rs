@@ -41,8 +41,9 @@ pub enum SearchEvent<'a> {
 /// What a perft count produces.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PerftOutcome {
-    /// Every root move with its leaf count (generation order).
-    Done(Vec<(Move, u64)>),
+    /// Every root move (a joint decision in a simultaneous turn) in the
+    /// protocol's notation with its leaf count (generation order).
+    Done(Vec<(String, u64)>),
     /// Stopped before every root move was counted.
     Stopped,
     /// The count failed (an internal error, reported as text).
@@ -65,6 +66,8 @@ enum Job {
         pos: Box<Position>,
         depth: u32,
         threads: usize,
+        /// Castling written king-takes-rook in the counts' move texts.
+        king_takes_rook: bool,
         control: Arc<SearchControl>,
         report: PerftReporter,
     },
@@ -168,6 +171,7 @@ impl EngineHost {
         pos: Position,
         depth: u32,
         threads: usize,
+        king_takes_rook: bool,
         report: PerftReporter,
     ) -> bool {
         let control = Arc::new(SearchControl::new());
@@ -177,6 +181,7 @@ impl EngineHost {
             pos: Box::new(pos),
             depth,
             threads: threads.max(1),
+            king_takes_rook,
             control,
             report,
         });
@@ -293,11 +298,21 @@ fn engine_thread(options: EngineOptions, rx: Receiver<Job>, busy: Arc<AtomicUsiz
                 pos,
                 depth,
                 threads,
+                king_takes_rook,
                 control,
                 report,
             } => {
                 let r = catch_unwind(AssertUnwindSafe(|| {
-                    perft_divide(&pos, depth, threads, &control)
+                    if pos.turn().is_simultaneous() {
+                        return joint_perft_divide(&pos, depth, &control);
+                    }
+                    let ktr = king_takes_rook;
+                    perft_divide(&pos, depth, threads, &control).map(|parts| {
+                        parts
+                            .into_iter()
+                            .map(|(m, n)| (pos.move_text(m, ktr), n))
+                            .collect()
+                    })
                 }));
                 busy.fetch_sub(1, Ordering::SeqCst);
                 report(match r {
@@ -318,6 +333,27 @@ fn engine_thread(options: EngineOptions, rx: Receiver<Job>, busy: Arc<AtomicUsiz
             }
         }
     }
+}
+
+/// The joint-decision perft of a simultaneous turn split by root joint
+/// decision (one thread; a stop ends it between root decisions).
+fn joint_perft_divide(
+    pos: &Position,
+    depth: u32,
+    control: &SearchControl,
+) -> Option<Vec<(String, u64)>> {
+    let mut out = Vec::new();
+    for j in pos.joint_decisions() {
+        if control.stopped() {
+            return None;
+        }
+        let mut p = pos.clone();
+        p.make_joint(&j)
+            .expect("invariant: joint_decisions lists decisions check_joint accepts");
+        let n = crate::rules::simultaneous::joint_perft(&mut p, depth.saturating_sub(1));
+        out.push((crate::rules::notation::joint::joint_text(pos, &j), n));
+    }
+    Some(out)
 }
 
 /// Perft split by root move: `threads` threads take root moves in turn and

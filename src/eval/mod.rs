@@ -422,6 +422,19 @@ impl Evaluator {
         self.run(pos, s, root, None)
     }
 
+    /// Evaluates `pos` from `seat`'s point of view, whoever decides now
+    /// (the simultaneous search scores every position for the first seat).
+    pub fn evaluate_for(&self, pos: &Position, s: &mut EvalScratch, seat: Seat) -> i32 {
+        let e = self.run(pos, s, seat, None);
+        let v = &*self.variant;
+        let mover = pos.to_move();
+        if mover == seat || v.seating.same_side(mover, seat) {
+            e
+        } else {
+            -e
+        }
+    }
+
     /// Evaluates and reports every term.
     pub fn breakdown(&self, pos: &Position) -> Breakdown {
         let mut b = Breakdown::default();
@@ -557,7 +570,8 @@ impl Evaluator {
                 total -= t;
             }
         }
-        if cfg.tempo {
+        // A tempo belongs to a seat that moves alone.
+        if cfg.tempo && !pos.turn().is_simultaneous() {
             total += TEMPO_CP;
         }
         if let Some(b) = out {

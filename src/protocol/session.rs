@@ -14,6 +14,7 @@ use crate::board::registry::{self, Param, ParamDefault, ParamKind};
 use crate::board::variant::{Variant, VariantError};
 use crate::rules::moves::Move;
 use crate::rules::notation::MoveError;
+use crate::rules::notation::joint;
 use crate::rules::notation::variant_file::{self, FileError};
 use crate::rules::position::{Position, PositionError};
 use crate::search::{EngineOptions, Limits};
@@ -47,6 +48,11 @@ pub mod names {
     pub const TABLEBASE_PATH: &str = "TablebasePath";
     /// A variants file to load (docs/variants-file.md).
     pub const VARIANT_PATH: &str = "VariantPath";
+    /// The seat the engine decides for in simultaneous turns.
+    pub const SEAT: &str = "Seat";
+    /// The board of synchronous chess: a family, with its own parameter
+    /// options.
+    pub const SYNCHRONOUS_BASE: &str = "SynchronousBase";
 }
 
 /// Limits of the options that cost memory or threads; the binary uses the
@@ -89,6 +95,10 @@ pub struct Settings {
     pub show_wdl: bool,
     /// `UCI_Variant`: a family of [`registry::FAMILIES`].
     pub variant: String,
+    /// `Seat`: the seat the engine decides for in simultaneous turns.
+    pub seat: String,
+    /// `SynchronousBase`: the base family of synchronous chess.
+    pub synchronous_base: String,
     /// The variant parameter options, one per [`registry::PARAMS`] entry
     /// in that order: the parameter's value as a spec writes it, or `None`
     /// for "not set" (the family's default: `auto`, or a random start).
@@ -232,10 +242,34 @@ pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
                 vars: registry::variant_names(),
             },
         },
+        OptionSpec {
+            name: SEAT,
+            kind: OptionKind::Combo {
+                default: SEATS[0].to_string(),
+                vars: SEATS.iter().map(|s| s.to_string()).collect(),
+            },
+        },
+        OptionSpec {
+            name: SYNCHRONOUS_BASE,
+            kind: OptionKind::Combo {
+                default: DEFAULT_FAMILY.to_string(),
+                vars: registry::family_names()
+                    .into_iter()
+                    .filter(|f| *f != SYNCHRONOUS)
+                    .map(str::to_string)
+                    .collect(),
+            },
+        },
     ];
     table.extend(registry::PARAMS.iter().map(|p| param_option(p)));
     table
 }
+
+/// The values of the `Seat` option (two-seat simultaneous variants).
+pub const SEATS: [&str; 2] = ["white", "black"];
+
+/// The family whose board is another family's.
+const SYNCHRONOUS: &str = "synchronous";
 
 /// The family a session starts with.
 pub const DEFAULT_FAMILY: &str = "chess";
@@ -258,6 +292,14 @@ pub enum SessionError {
         /// What is wrong with it.
         error: MoveError,
     },
+    /// Joint decision `index` (0-based) of a simultaneous game's move
+    /// list is unreadable or not allowed.
+    Joint {
+        /// Index in the list.
+        index: usize,
+        /// What is wrong with it.
+        error: String,
+    },
     /// A search was asked for before any position was set.
     NoPosition,
     /// A search was asked for while another one runs and was not stopped.
@@ -275,6 +317,9 @@ impl fmt::Display for SessionError {
             SessionError::VariantFile(e) => write!(f, "variants file {e}"),
             SessionError::Move { index, error } => {
                 write!(f, "move {} of the list: {error}", index + 1)
+            }
+            SessionError::Joint { index, error } => {
+                write!(f, "joint decision {} of the list: {error}", index + 1)
             }
             SessionError::NoPosition => write!(
                 f,
@@ -317,6 +362,18 @@ pub fn variant_spec(s: &Settings) -> String {
     let Some(family) = registry::family(&s.variant) else {
         return s.variant.clone();
     };
+    if family.name == SYNCHRONOUS {
+        // The base with its own parameter options.
+        let base = variant_spec(&Settings {
+            variant: s.synchronous_base.clone(),
+            ..s.clone()
+        });
+        return if base == DEFAULT_FAMILY {
+            SYNCHRONOUS.into()
+        } else {
+            format!("{SYNCHRONOUS}:base={base}")
+        };
+    }
     let items: Vec<String> = family
         .params
         .iter()
@@ -369,6 +426,8 @@ impl Session {
             chess960: false,
             show_wdl: false,
             variant: DEFAULT_FAMILY.into(),
+            seat: SEATS[0].into(),
+            synchronous_base: DEFAULT_FAMILY.into(),
             params: registry::PARAMS
                 .iter()
                 .map(|&p| {
@@ -517,6 +576,11 @@ impl Session {
             }
             UCI_CHESS960 => next.chess960 = flag(&v),
             UCI_VARIANT => next.variant = word(&v),
+            SEAT => {
+                self.settings.seat = word(&v);
+                return Ok(OptionEffect::Other);
+            }
+            SYNCHRONOUS_BASE => next.synchronous_base = word(&v),
             other => {
                 let slot = next
                     .params
@@ -558,6 +622,17 @@ impl Session {
             None => self.start_position(),
         };
         for (index, m) in moves.iter().enumerate() {
+            if pos.turn().is_simultaneous() {
+                let joint = joint::parse_joint(&pos, m).map_err(|e| SessionError::Joint {
+                    index,
+                    error: e.to_string(),
+                })?;
+                pos.make_joint(&joint).map_err(|e| SessionError::Joint {
+                    index,
+                    error: e.to_string(),
+                })?;
+                continue;
+            }
             let mv = pos
                 .parse_move(m)
                 .map_err(|error| SessionError::Move { index, error })?;
@@ -565,6 +640,15 @@ impl Session {
         }
         self.position = Some(pos);
         Ok(())
+    }
+
+    /// The seat the engine decides for in simultaneous turns (`Seat`).
+    pub fn seat(&self) -> crate::board::seating::Seat {
+        let i = SEATS
+            .iter()
+            .position(|s| *s == self.settings.seat)
+            .unwrap_or(0);
+        crate::board::seating::Seat::new(i)
     }
 
     /// Plays one move on the current position (XBoard's `usermove`).
@@ -635,6 +719,7 @@ impl Session {
         report: SearchReporter,
     ) -> Result<Position, SessionError> {
         let pos = self.may_start()?;
+        limits.seat = Some(self.seat());
         limits.multipv = self.settings.multipv.max(1);
         limits.move_overhead = Duration::from_millis(self.settings.move_overhead_ms);
         if self.host.search(pos.clone(), limits, ponder, report) {
@@ -647,10 +732,13 @@ impl Session {
     /// Starts a perft count of the current position on `Threads` threads.
     pub fn perft(&mut self, depth: u32, report: PerftReporter) -> Result<Position, SessionError> {
         let pos = self.may_start()?;
-        if self
-            .host
-            .perft(pos.clone(), depth, self.settings.threads, report)
-        {
+        if self.host.perft(
+            pos.clone(),
+            depth,
+            self.settings.threads,
+            self.king_takes_rook(),
+            report,
+        ) {
             Ok(pos)
         } else {
             Err(SessionError::EngineGone)

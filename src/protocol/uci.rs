@@ -532,16 +532,51 @@ pub fn bestmove_line(r: &SearchResult, root: &Position, king_takes_rook: bool) -
             }
             s
         }
+        // A simultaneous turn's pass (the exchange phase).
+        None if r.pass => "bestmove 0000".to_string(),
         None => "bestmove (none)".to_string(),
     }
+}
+
+/// A simultaneous turn's `info string strategy <seat> <decision> <p> …`
+/// line: the deciding seat's equilibrium strategy (`None` in sequential
+/// turns).
+pub fn strategy_line(
+    r: &SearchResult,
+    root: &Position,
+    seat: crate::board::seating::Seat,
+) -> Option<String> {
+    if r.strategy.is_empty() {
+        return None;
+    }
+    let items: Vec<String> = r
+        .strategy
+        .iter()
+        .map(|&(d, p)| {
+            format!(
+                "{} {p:.3}",
+                crate::rules::notation::joint::decision_text(root, Some(d))
+            )
+        })
+        .collect();
+    Some(format!(
+        "info string strategy {} {}",
+        root.variant().seating.name(seat),
+        items.join(" ")
+    ))
 }
 
 /// The variant announcement (the ndchess extension).
 pub fn announcement(v: &Arc<Variant>) -> String {
     let g = &v.geometry;
     let size: Vec<String> = g.lens().iter().map(|l| l.to_string()).collect();
+    let turns = if v.seating.turn_order() == crate::board::seating::TurnOrder::Simultaneous {
+        " turns simultaneous"
+    } else {
+        ""
+    };
     format!(
-        "info string variant {} dimension {} size {} cells {} players {} startpos {}",
+        "info string variant {} dimension {} size {} cells {} players {}{turns} startpos {}",
         v.spec,
         g.dims(),
         size.join("x"),
@@ -735,6 +770,7 @@ impl Uci {
         let ktr = self.session.king_takes_rook();
         let wdl = self.session.settings().show_wdl;
         let debug = self.debug;
+        let seat = self.session.seat();
         let out = self.out.clone();
         let report_root = root;
         let report = Box::new(move |e: SearchEvent<'_>| {
@@ -753,6 +789,9 @@ impl Uci {
                             r.score
                         ));
                     }
+                    if let Some(line) = strategy_line(&r, &report_root, seat) {
+                        let _ = out.send(line);
+                    }
                     bestmove_line(&r, &report_root, ktr)
                 }
             };
@@ -765,18 +804,14 @@ impl Uci {
     }
 
     fn perft(&mut self, depth: u32) {
-        let Some(root) = self.session.position().cloned() else {
+        if self.session.position().is_none() {
             self.error(format!("go perft: {}", SessionError::NoPosition));
             return;
-        };
-        let ktr = self.session.king_takes_rook();
+        }
         let out = self.out.clone();
         let report = Box::new(move |o: PerftOutcome| match o {
             PerftOutcome::Done(parts) => {
-                let mut lines: Vec<(String, u64)> = parts
-                    .iter()
-                    .map(|&(m, n)| (root.move_text(m, ktr), n))
-                    .collect();
+                let mut lines = parts;
                 lines.sort();
                 let total: u64 = if depth == 0 {
                     1

@@ -224,6 +224,11 @@ impl Position {
         if let Some(o) = self.elimination() {
             return Some(o);
         }
+        if self.phase() == crate::board::seating::Phase::Exchange {
+            // Every seat may pass in the exchange phase: the game goes on
+            // to the next main turn.
+            return None;
+        }
         let turn = self.turn();
         let stuck: SeatSet = with_generator(v, |g| match turn {
             Turn::One(_) | Turn::AnyOf(_) => {
@@ -241,16 +246,27 @@ impl Position {
         if !stuck.is_empty() {
             return Some(self.no_move_outcome(stuck));
         }
-        if self.only_kings() {
+        if self.dead_position() {
             return Some(Outcome::draw(v.seat_count(), EndReason::DeadPosition));
         }
-        if v.rules.fifty_move && self.halfmove_clock() >= 100 {
+        if v.rules.fifty_move && self.halfmove_clock() >= self.fifty_move_plies() {
             return Some(Outcome::draw(v.seat_count(), EndReason::FiftyMoves));
         }
         if self.repetitions() >= 3 {
             return Some(Outcome::draw(v.seat_count(), EndReason::Repetition));
         }
         None
+    }
+
+    /// The halfmove clock at which the 50-move rule draws: 100 plies where
+    /// seats take turns, 50 where every seat moves in each turn (a
+    /// simultaneous turn is one move of each side).
+    pub fn fifty_move_plies(&self) -> u32 {
+        if self.turn().is_simultaneous() {
+            50
+        } else {
+            100
+        }
     }
 
     /// The result when at most one side has a seat in play: that side wins

@@ -46,6 +46,59 @@ pub struct TurnState {
     pub out: SeatSet,
 }
 
+/// Synchronous chess's exchange phase (seed 004, rule d): which cells are
+/// still contested, who may capture on each next, and which pieces have
+/// already moved in the phase (each moves at most once). Empty in the
+/// main phase.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Exchange {
+    /// Open exchanges: a cell and the seat that may capture there next.
+    pub open: ArrayVec<(u16, Seat), 8>,
+    /// Cells on which a piece that moved in this phase stands.
+    pub moved: ArrayVec<u16, 8>,
+}
+
+impl Exchange {
+    /// Whether no exchange is open.
+    pub fn is_empty(&self) -> bool {
+        self.open.is_empty()
+    }
+
+    /// The seats that may capture now.
+    pub fn deciders(&self) -> SeatSet {
+        self.open.iter().map(|&(_, s)| s).collect()
+    }
+
+    /// The cells on which `seat` may capture now.
+    pub fn cells_of(&self, seat: Seat) -> impl Iterator<Item = Cell> + '_ {
+        self.open
+            .iter()
+            .filter(move |&&(_, s)| s == seat)
+            .map(|&(c, _)| c as Cell)
+    }
+
+    /// Whether the piece on `cell` moved in this phase.
+    pub fn has_moved(&self, cell: Cell) -> bool {
+        self.moved.contains(&(cell as u16))
+    }
+
+    /// The hash key of the state (0 when empty), mixed from its entries
+    /// so that equal states hash equally whatever their order.
+    pub fn key(&self) -> u64 {
+        fn mix(mut x: u64) -> u64 {
+            x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            x ^ (x >> 31)
+        }
+        let open = self.open.iter().fold(0, |h, &(c, s)| {
+            h ^ mix(0x5eed_0001 ^ ((c as u64) << 8) ^ s.index() as u64)
+        });
+        self.moved
+            .iter()
+            .fold(open, |h, &c| h ^ mix(0x5eed_0002_0000 ^ c as u64))
+    }
+}
+
 /// What undoes one step of the game.
 #[derive(Clone, Debug)]
 struct Undo {
@@ -61,6 +114,9 @@ struct Undo {
     /// Entries of `Position::changed` to restore (a joint decision's cells,
     /// most recent last); 0 for a single move, undone by its own kind.
     changed: u32,
+    /// Whether the step was a joint decision (its exchange state is on
+    /// `Position::exchanges`).
+    joint: bool,
 }
 
 /// Errors reading a position text; each names the field at fault.
@@ -82,12 +138,15 @@ pub enum PositionError {
     Counter(String),
     /// The position breaks a rule (kings, check, pawns on promotion cells).
     Illegal(String),
+    /// The exchange-phase field is malformed or impossible.
+    Exchange(String),
 }
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PositionError::MissingField(s) => write!(f, "missing field: {s}"),
+            PositionError::Exchange(s) => write!(f, "exchange phase: {s}"),
             PositionError::TrailingText(s) => {
                 write!(f, "unexpected text after the position: '{s}'")
             }
@@ -121,6 +180,10 @@ pub struct Position {
     stack: Vec<Undo>,
     /// Cells changed by joint decisions, with their earlier pieces.
     changed: Vec<(u16, Piece)>,
+    /// The exchange phase in progress (synchronous chess).
+    exchange: Exchange,
+    /// The exchange states before each joint decision on `stack`.
+    exchanges: Vec<Exchange>,
     /// Hashes of the positions before each step of `stack`.
     history: Vec<u64>,
 }
@@ -174,6 +237,8 @@ impl Position {
             hash: v.zobrist.turn(turn),
             stack: Vec::new(),
             changed: Vec::new(),
+            exchange: Exchange::default(),
+            exchanges: Vec::new(),
             history: Vec::new(),
         }
     }
@@ -381,6 +446,7 @@ impl Position {
             hash: self.hash,
             turn: self.state,
             changed: 0,
+            joint: false,
         }
     }
 
@@ -535,7 +601,9 @@ impl Position {
     /// every change goes through [`Position::change_cell`] and the step
     /// ends with [`Position::end_cell_step`].
     pub(crate) fn begin_cell_step(&mut self) {
-        let undo = self.undo_record(Move::NULL, EMPTY);
+        let mut undo = self.undo_record(Move::NULL, EMPTY);
+        undo.joint = true;
+        self.exchanges.push(self.exchange.clone());
         self.history.push(self.hash);
         if let Some(ep) = self.ep.take() {
             self.hash ^= self.variant.zobrist.ep[ep.target as usize];
@@ -561,11 +629,80 @@ impl Position {
         }
     }
 
-    /// Ends a cell step: the halfmove clock (reset by `irreversible`) and
-    /// the turn after the deciding seats.
-    pub(crate) fn end_cell_step(&mut self, irreversible: bool, mover: Seat, out: SeatSet) {
-        self.halfmove = if irreversible { 0 } else { self.halfmove + 1 };
-        self.pass_turn(mover, out);
+    /// Ends a joint decision's cell step: the halfmove clock (reset by
+    /// `irreversible`; an exchange step without a capture leaves it), the
+    /// seats out, and the next turn — the exchange phase on the cells of
+    /// `exchange` when one is open, else the next simultaneous turn of
+    /// every seat in play.
+    pub(crate) fn end_joint_step(&mut self, irreversible: bool, out: SeatSet, exchange: Exchange) {
+        let v = &*self.variant;
+        let was_main = self.state.phase == Phase::Main;
+        self.halfmove = if irreversible {
+            0
+        } else if was_main {
+            self.halfmove + 1
+        } else {
+            self.halfmove
+        };
+        let live = v.seating.all().difference(out);
+        let (turn, phase) = if exchange.is_empty() {
+            (Turn::All(live), Phase::Main)
+        } else {
+            (
+                Turn::All(exchange.deciders().intersection(live)),
+                Phase::Exchange,
+            )
+        };
+        self.hash ^= v.zobrist.turn(self.state.turn) ^ v.zobrist.turn(turn);
+        self.hash ^= v.zobrist.phase(self.state.phase) ^ v.zobrist.phase(phase);
+        if out != self.state.out {
+            self.hash ^= v.zobrist.out(self.state.out) ^ v.zobrist.out(out);
+        }
+        self.hash ^= self.exchange.key() ^ exchange.key();
+        if phase == Phase::Main {
+            self.fullmove += 1;
+        }
+        self.state = TurnState { turn, phase, out };
+        self.exchange = exchange;
+    }
+
+    /// Puts a position read from a text into the exchange phase `ex`
+    /// (checked: a variant with the phase, a simultaneous main turn, every
+    /// contested cell holding a piece its seat may capture, every moved
+    /// cell occupied).
+    pub(crate) fn enter_exchange(&mut self, ex: Exchange) -> Result<(), PositionError> {
+        let v = self.variant.clone();
+        let bad = |s: &str| Err(PositionError::Exchange(s.into()));
+        if !v.rules.exchange_phase || !self.state.turn.is_simultaneous() {
+            return bad("this variant has no exchange phase");
+        }
+        if ex.is_empty() {
+            return bad("no contested cell");
+        }
+        for &(c, s) in &ex.open {
+            let p = self.board[c as usize];
+            if s.index() >= v.seat_count() || p == EMPTY || !v.seating.may_capture(s, piece_seat(p))
+            {
+                return bad("a contested cell must hold a piece its seat may capture");
+            }
+        }
+        if ex.moved.iter().any(|&c| self.board[c as usize] == EMPTY) {
+            return bad("a cell of a moved piece is empty");
+        }
+        let live = v.seating.all().difference(self.state.out);
+        let turn = Turn::All(ex.deciders().intersection(live));
+        self.hash ^= v.zobrist.turn(self.state.turn) ^ v.zobrist.turn(turn);
+        self.hash ^= v.zobrist.phase(self.state.phase) ^ v.zobrist.phase(Phase::Exchange);
+        self.hash ^= self.exchange.key() ^ ex.key();
+        self.state.turn = turn;
+        self.state.phase = Phase::Exchange;
+        self.exchange = ex;
+        Ok(())
+    }
+
+    /// The exchange phase in progress (empty in the main phase).
+    pub fn exchange(&self) -> &Exchange {
+        &self.exchange
     }
 
     /// Takes back the last step.
@@ -575,6 +712,12 @@ impl Position {
         };
         self.history.pop();
         let m = undo.mv;
+        if undo.joint {
+            self.exchange = self
+                .exchanges
+                .pop()
+                .expect("invariant: every joint step pushed its exchange state");
+        }
         if undo.changed > 0 {
             for _ in 0..undo.changed {
                 let (cell, old) = self
@@ -687,6 +830,56 @@ impl Position {
             }
             None => false,
         }
+    }
+
+    /// Whether no sequence of legal moves can end in mate: only royal
+    /// pieces left, or, where the variant's rules say FIDE's
+    /// insufficient material applies (the 8x8 board), nothing but the
+    /// kings and either one knight or any bishops all on one square
+    /// colour — the draws python-chess, shakmaty and the chess GUIs
+    /// declare.
+    pub fn dead_position(&self) -> bool {
+        if self.only_kings() {
+            return true;
+        }
+        let v = &*self.variant;
+        if !v.rules.insufficient_material || v.seat_count() != 2 {
+            return false;
+        }
+        let count = |bits: &[u64]| -> u32 { bits.iter().map(|w| w.count_ones()).sum() };
+        let (mut knights, mut bishops) = (0u32, 0u32);
+        let mut bishop_colours = [false; 2];
+        for (k, kind) in v.kinds.iter().enumerate() {
+            let bits = self.kind_bits(k);
+            let n = count(bits);
+            if n == 0 || Some(k) == v.royal_kind {
+                continue;
+            }
+            match kind.letter {
+                'N' => knights += n,
+                'B' => {
+                    bishops += n;
+                    for (i, &w) in bits.iter().enumerate() {
+                        let mut w = w;
+                        while w != 0 {
+                            let cell = i * 64 + w.trailing_zeros() as usize;
+                            w &= w - 1;
+                            let sum: i32 = v.geometry.coords(cell).iter().map(|&x| x as i32).sum();
+                            bishop_colours[(sum & 1) as usize] = true;
+                        }
+                    }
+                }
+                // Pawns, rooks, queens can still mate (python-chess: a
+                // side with a queen is never short of material).
+                _ => return false,
+            }
+        }
+        if knights == 0 {
+            // Kings and bishops: dead when every bishop stands on one colour.
+            return !(bishop_colours[0] && bishop_colours[1]);
+        }
+        // A single knight and the kings, nothing else.
+        knights == 1 && bishops == 0
     }
 
     /// The neutral description of a move.

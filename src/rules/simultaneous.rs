@@ -18,9 +18,11 @@ use std::fmt;
 
 use crate::board::geometry::Cell;
 use crate::board::piece::{EMPTY, Piece, piece, piece_kind, piece_seat};
-use crate::board::seating::{Phase, Seat, Turn};
+use crate::board::seating::{Phase, Seat, SeatSet, Turn};
+use crate::rules::attacks;
+use crate::rules::movegen::with_generator;
 use crate::rules::moves::{Decision, JointDecision, MoveKind};
-use crate::rules::position::Position;
+use crate::rules::position::{Exchange, Position};
 
 /// Why a joint decision was refused (the position is unchanged).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +37,9 @@ pub enum JointError {
     Illegal(Seat),
     /// A seat passed where it must move.
     MustMove(Seat),
+    /// In the exchange phase: a move that is not a capture on one of the
+    /// seat's contested cells by a piece that has not moved in the phase.
+    NotAnExchange(Seat),
 }
 
 impl fmt::Display for JointError {
@@ -45,6 +50,10 @@ impl fmt::Display for JointError {
             JointError::NotDeciding(s) => write!(f, "{s} does not decide now"),
             JointError::Illegal(s) => write!(f, "the move of {s} is not legal"),
             JointError::MustMove(s) => write!(f, "{s} must move, not pass"),
+            JointError::NotAnExchange(s) => write!(
+                f,
+                "{s} may only capture on a contested cell with a piece that has not moved in the exchange phase, or pass"
+            ),
         }
     }
 }
@@ -62,18 +71,27 @@ pub struct Resolution {
 
 impl Position {
     /// Checks a joint decision against the turn and every seat's legal
-    /// moves.
+    /// moves. In the exchange phase a seat without a right may give a
+    /// pass (a host asks every engine and passes on every answer).
     pub fn check_joint(&self, joint: &JointDecision) -> Result<(), JointError> {
         let Turn::All(movers) = self.turn() else {
             return Err(JointError::NotSimultaneous);
         };
+        let exchange = self.phase() == Phase::Exchange;
         for (seat, d) in joint.0.iter() {
             match (movers.contains(seat), d) {
+                (false, Some(Decision::Pass)) if exchange => {}
                 (false, Some(_)) => return Err(JointError::NotDeciding(seat)),
                 (true, None) => return Err(JointError::Missing(seat)),
-                (true, Some(Decision::Pass)) if self.phase() == Phase::Main => {
+                (true, Some(Decision::Pass)) if !exchange => {
                     return Err(JointError::MustMove(seat));
                 }
+                (true, Some(Decision::Move(m)))
+                    if exchange && !self.exchange_moves(seat).contains(m) =>
+                {
+                    return Err(JointError::NotAnExchange(seat));
+                }
+                (true, Some(Decision::Move(_))) if exchange => {}
                 (true, Some(Decision::Move(m))) if !self.legal_moves_of(seat).contains(m) => {
                     return Err(JointError::Illegal(seat));
                 }
@@ -86,12 +104,61 @@ impl Position {
         Ok(())
     }
 
+    /// The captures `seat` may play in the exchange phase: legal moves
+    /// (its king safe with the enemy standing still) onto its contested
+    /// cells by pieces that have not moved in the phase; empty in the
+    /// main phase.
+    pub fn exchange_moves(&self, seat: Seat) -> Vec<crate::rules::moves::Move> {
+        if self.phase() != Phase::Exchange || self.exchange().cells_of(seat).next().is_none() {
+            return Vec::new();
+        }
+        let mut moves = self.legal_moves_of(seat);
+        moves.retain(|m| self.is_exchange_capture(seat, m.from as usize, m.to as usize, m.kind));
+        moves
+    }
+
+    fn is_exchange_capture(&self, seat: Seat, from: Cell, to: Cell, kind: MoveKind) -> bool {
+        let ex = self.exchange();
+        matches!(kind, MoveKind::Normal)
+            && ex.cells_of(seat).any(|c| c == to)
+            && !ex.has_moved(from)
+            && self.piece_at(to) != EMPTY
+    }
+
+    /// Whether `seat` has a legal capture onto `cell` by a piece that has
+    /// not moved in the exchange phase (`moved`).
+    fn can_capture_on(&self, seat: Seat, cell: Cell, moved: &Exchange) -> bool {
+        let target = self.piece_at(cell);
+        if target == EMPTY || !self.variant().seating.may_capture(seat, piece_seat(target)) {
+            return false;
+        }
+        let mut list = Vec::new();
+        with_generator(self.variant(), |g| {
+            g.generate_for(
+                self,
+                seat,
+                crate::rules::movegen::GenType::Captures,
+                &mut list,
+            )
+        });
+        list.iter().any(|m| {
+            m.to as usize == cell && m.kind == MoveKind::Normal && !moved.has_moved(m.from as usize)
+        })
+    }
+
     /// Resolves and plays a joint decision (undone by
     /// [`Position::unmake`]); on error nothing changes.
+    ///
+    /// Where the variant has synchronous chess's exchange phase, the step
+    /// ends by opening an exchange on every cell where a piece landed
+    /// (and stays) that an enemy seat attacked before the step — in the
+    /// main phase — or where a piece captured in the exchange phase,
+    /// for each enemy seat that can capture there now.
     pub fn make_joint(&mut self, joint: &JointDecision) -> Result<Resolution, JointError> {
         self.check_joint(joint)?;
         let v = self.variant().clone();
         let board: Vec<Piece> = self.board().to_vec();
+        let main = self.phase() == Phase::Main;
         // Departures and arrivals of every moving piece.
         let mut departures: Vec<Cell> = Vec::new();
         let mut arrivals: Vec<(Cell, Piece)> = Vec::new();
@@ -129,7 +196,7 @@ impl Position {
         targets.sort_unstable();
         targets.dedup();
         let mut out = self.out();
-        for cell in targets {
+        for &cell in &targets {
             let landing: Vec<Piece> = arrivals
                 .iter()
                 .filter(|&&(c, _)| c == cell)
@@ -159,8 +226,172 @@ impl Position {
                 self.update_castling(mover, moving, from, to, rook);
             }
         }
-        let lead = self.turn().lead();
-        self.end_cell_step(irreversible, lead, out);
+        let mut next = Exchange::default();
+        if v.rules.exchange_phase && out.is_empty() {
+            if !main {
+                next.moved = self.exchange().moved.clone();
+            }
+            // The cells where a piece landed and still stands.
+            let landed: Vec<(Cell, Piece)> = arrivals
+                .iter()
+                .filter(|&&(c, p)| self.piece_at(c) == p)
+                .copied()
+                .collect();
+            for &(cell, _) in &landed {
+                if !main && !next.moved.contains(&(cell as u16)) {
+                    next.moved.push(cell as u16);
+                }
+            }
+            for &(cell, p) in &landed {
+                let owner = piece_seat(p);
+                for q in v.seating.all().iter() {
+                    if q == owner || !v.seating.may_capture(q, owner) {
+                        continue;
+                    }
+                    // Main phase: "bereits vor diesem Zuggang von
+                    // mindestens einer Figur des anderen Spielers
+                    // angegriffen oder gedeckt" — attacked in the position
+                    // before the turn.
+                    let right = !main
+                        || attacks::for_each_attacker(
+                            &v,
+                            cell,
+                            &attacks::pawns_of(&v, SeatSet::single(q)),
+                            |a| piece_seat(a) == q,
+                            |c| board[c],
+                            |_| std::ops::ControlFlow::Break(()),
+                        )
+                        .is_break();
+                    if right
+                        && next.open.len() < next.open.capacity()
+                        && self.can_capture_on(q, cell, &next)
+                    {
+                        next.open.push((cell as u16, q));
+                    }
+                }
+            }
+        }
+        if next.open.is_empty() {
+            // The phase is over: no piece counts as moved in the next one.
+            next.moved.clear();
+        }
+        // One order for equal states (texts and comparisons).
+        next.open.sort_unstable();
+        next.moved.sort_unstable();
+        self.end_joint_step(irreversible, out, next);
         Ok(result)
     }
+}
+
+/// One seat's choices in a simultaneous turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatOptions {
+    /// The seat.
+    pub seat: Seat,
+    /// Its decisions: the legal moves in the main phase; a pass and the
+    /// exchange captures in the exchange phase (a seat without a right
+    /// has only the pass).
+    pub decisions: Vec<Decision>,
+}
+
+impl Position {
+    /// The choices of every seat in play in the current simultaneous turn,
+    /// in seat order; empty when the turn is not simultaneous or the game
+    /// is over by elimination. In the main phase a seat without a legal
+    /// move has no choice (mated or stalemated: the game is over).
+    pub fn seat_options(&self) -> Vec<SeatOptions> {
+        let Turn::All(movers) = self.turn() else {
+            return Vec::new();
+        };
+        if self.elimination_over() {
+            return Vec::new();
+        }
+        let live = self.variant().seating.all().difference(self.out());
+        match self.phase() {
+            Phase::Main => movers
+                .iter()
+                .map(|seat| SeatOptions {
+                    seat,
+                    decisions: self
+                        .legal_moves_of(seat)
+                        .into_iter()
+                        .map(Decision::Move)
+                        .collect(),
+                })
+                .collect(),
+            Phase::Exchange => live
+                .iter()
+                .map(|seat| {
+                    let mut decisions = vec![Decision::Pass];
+                    if movers.contains(seat) {
+                        decisions.extend(self.exchange_moves(seat).into_iter().map(Decision::Move));
+                    }
+                    SeatOptions { seat, decisions }
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether at most one side is left in play.
+    fn elimination_over(&self) -> bool {
+        let v = self.variant();
+        let live = v.seating.all().difference(self.out());
+        let mut sides = live.iter().map(|s| v.seating.info(s).side);
+        match sides.next() {
+            None => true,
+            Some(first) => sides.all(|s| s == first),
+        }
+    }
+
+    /// Every joint decision of the current simultaneous turn (the product
+    /// of the seats' options); empty when the game is over.
+    pub fn joint_decisions(&self) -> Vec<JointDecision> {
+        let options = self.seat_options();
+        if options.is_empty() || options.iter().any(|o| o.decisions.is_empty()) {
+            return Vec::new();
+        }
+        let seats = self.variant().seat_count();
+        let mut all = vec![JointDecision::new(seats)];
+        for o in &options {
+            let mut next = Vec::with_capacity(all.len() * o.decisions.len());
+            for j in &all {
+                for &d in &o.decisions {
+                    let mut j2 = j.clone();
+                    j2.set(o.seat, d);
+                    next.push(j2);
+                }
+            }
+            all = next;
+        }
+        all
+    }
+
+    /// The number of joint decisions of the current turn.
+    pub fn joint_decision_count(&self) -> u64 {
+        let options = self.seat_options();
+        if options.is_empty() {
+            return 0;
+        }
+        options.iter().map(|o| o.decisions.len() as u64).product()
+    }
+}
+
+/// Leaves of the joint-decision tree of depth `depth`: one ply is one
+/// joint decision (a main-phase tuple of moves, or an exchange-phase tuple
+/// of captures and passes); the last ply is counted without playing it.
+pub fn joint_perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return pos.joint_decision_count();
+    }
+    let mut nodes = 0;
+    for j in pos.joint_decisions() {
+        pos.make_joint(&j)
+            .expect("invariant: joint_decisions lists decisions check_joint accepts");
+        nodes += joint_perft(pos, depth - 1);
+        pos.unmake();
+    }
+    nodes
 }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::rules::moves::Move;
+use crate::rules::moves::{Decision, Move};
 use crate::rules::outcome::Outcome;
 use crate::rules::position::Position;
 
@@ -65,6 +65,12 @@ pub struct SearchResult {
     /// Why the search failed, when it did (an internal error): `best` is
     /// then a fallback, the first legal move.
     pub failure: Option<String>,
+    /// A simultaneous turn: the deciding seat's mixed strategy (each
+    /// decision with its probability, most probable first); `best` is the
+    /// decision sampled from it, `None` with `pass` for a pass.
+    pub strategy: Vec<(Decision, f64)>,
+    /// A simultaneous turn's decision is a pass.
+    pub pass: bool,
 }
 
 impl SearchResult {
@@ -82,6 +88,8 @@ impl SearchResult {
             pv: best.into_iter().collect(),
             outcome: if best.is_none() { pos.outcome() } else { None },
             failure: Some(failure),
+            strategy: Vec::new(),
+            pass: false,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::board::seating::Seat;
 use crate::rules::moves::Move;
 
 /// Default safety margin for the time a move takes to reach the opponent.
@@ -35,6 +36,9 @@ pub struct Limits {
     pub multipv: usize,
     /// Margin subtracted from every time limit.
     pub move_overhead: Duration,
+    /// A simultaneous turn: the seat the engine decides for (the first
+    /// deciding seat when `None`).
+    pub seat: Option<Seat>,
 }
 
 impl Default for Limits {
@@ -51,6 +55,7 @@ impl Default for Limits {
             searchmoves: Vec::new(),
             multipv: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
+            seat: None,
         }
     }
 }

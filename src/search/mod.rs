@@ -16,8 +16,10 @@
 pub mod control;
 pub mod info;
 pub mod limits;
+pub mod matrix_game;
 pub mod ordering;
 pub mod score;
+pub mod simultaneous;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -82,6 +84,10 @@ pub struct Engine {
     tablebase_dir: Option<std::path::PathBuf>,
     /// The tables of the variant last searched, if any are there.
     tablebases: Option<Arc<Tablebases>>,
+    /// The simultaneous-move search (built on first use, per variant).
+    sim: Option<(String, simultaneous::SimSearcher)>,
+    /// Seed of the simultaneous search's sampled decisions.
+    sim_seed: u64,
 }
 
 impl std::fmt::Debug for Engine {
@@ -113,6 +119,112 @@ impl Engine {
             workers: Vec::new(),
             tablebase_dir: None,
             tablebases: None,
+            sim: None,
+            sim_seed: 0,
+        }
+    }
+
+    /// Seeds the sampled decisions of simultaneous turns (reproducible
+    /// games; a new game keeps drawing from the same stream).
+    pub fn set_simultaneous_seed(&mut self, seed: u64) {
+        self.sim_seed = seed;
+        if let Some((_, s)) = &mut self.sim {
+            s.reseed(seed);
+        }
+    }
+
+    /// A simultaneous turn: the matrix-game search for `limits.seat` (the
+    /// first deciding seat when unset), the decision sampled from its
+    /// equilibrium strategy; scores from that seat's point of view.
+    fn search_simultaneous(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        use crate::rules::moves::Decision;
+        let start = Instant::now();
+        let v = pos.variant().clone();
+        if self.sim.as_ref().is_none_or(|(spec, _)| *spec != v.spec) {
+            let eval = self.evaluator(&v);
+            self.sim = Some((
+                v.spec.clone(),
+                simultaneous::SimSearcher::new(eval, self.sim_seed),
+            ));
+        }
+        let seat = limits
+            .seat
+            .unwrap_or_else(|| pos.turn().movers().lowest().unwrap_or_default());
+        let mut time = limits.movetime;
+        if time.is_none()
+            && let Some(Some(left)) = limits.time.get(seat.index())
+        {
+            let inc = limits
+                .inc
+                .get(seat.index())
+                .copied()
+                .flatten()
+                .unwrap_or_default();
+            let moves = limits.movestogo.unwrap_or(30).clamp(1, 30);
+            time = Some(*left / moves + inc * 3 / 4);
+        }
+        if limits.infinite || control.pondering_now() {
+            time = None;
+        }
+        let time = time.map(|t| {
+            t.saturating_sub(limits.move_overhead)
+                .max(Duration::from_millis(1))
+        });
+        let sim_limits = simultaneous::SimLimits {
+            depth: limits.depth,
+            nodes: limits.nodes,
+            time,
+        };
+        let sign = if seat.index() == 0 { 1.0 } else { -1.0 };
+        let (_, sim) = self.sim.as_mut().expect("invariant: built above");
+        let found = sim.search(pos, &sim_limits, control, &mut |info| {
+            let own = sign * info.value;
+            on_info(&SearchInfo {
+                depth: info.depth,
+                seldepth: info.depth,
+                multipv: 1,
+                score: simultaneous::score_of(own),
+                bound: Bound::Exact,
+                nodes: info.nodes,
+                nps: (info.nodes as f64 / info.time.as_secs_f64().max(1e-6)) as u64,
+                hashfull: 0,
+                tbhits: 0,
+                time: info.time,
+                pv: Vec::new(),
+                currmove: None,
+            });
+        });
+        Self::wait_while_unbounded(limits, control);
+        let Some(r) = found else {
+            return Self::no_move_result(pos, start);
+        };
+        let decision = sim.choose(&r, seat);
+        let strategy: Vec<(Decision, f64)> = r
+            .strategy(seat)
+            .map(|s| s.iter().map(|d| (d.decision, d.probability)).collect())
+            .unwrap_or_else(|| vec![(Decision::Pass, 1.0)]);
+        let best = match decision {
+            Some(Decision::Move(m)) => Some(m),
+            _ => None,
+        };
+        SearchResult {
+            best,
+            ponder: None,
+            score: simultaneous::score_of(sign * r.value),
+            depth: r.depth,
+            nodes: r.nodes,
+            time: start.elapsed(),
+            pv: best.into_iter().collect(),
+            outcome: None,
+            failure: None,
+            strategy,
+            pass: best.is_none(),
         }
     }
 
@@ -165,6 +277,9 @@ impl Engine {
     /// Forgets everything learnt (table, history): a new game.
     pub fn new_game(&mut self) {
         self.tt.clear();
+        if let Some((_, s)) = &mut self.sim {
+            s.clear();
+        }
         for w in &mut self.workers {
             w.heuristics.clear();
         }
@@ -196,6 +311,9 @@ impl Engine {
         control: &SearchControl,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        if pos.turn().is_simultaneous() {
+            return self.search_simultaneous(pos, limits, control, on_info);
+        }
         let start = Instant::now();
         let v = pos.variant().clone();
         let eval = self.evaluator(&v);
@@ -347,6 +465,8 @@ impl Engine {
             pv,
             outcome: None,
             failure: None,
+            strategy: Vec::new(),
+            pass: false,
         }
     }
 
@@ -376,6 +496,8 @@ impl Engine {
             pv: Vec::new(),
             outcome: pos.outcome(),
             failure: None,
+            strategy: Vec::new(),
+            pass: false,
         }
     }
 }

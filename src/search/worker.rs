@@ -267,7 +267,7 @@ impl Worker {
         let v = pos.variant();
         let hm = pos.halfmove_clock() as usize;
         if hm == 0 {
-            return pos.only_kings();
+            return pos.dead_position();
         }
         if v.rules.fifty_move && hm >= 100 {
             // Mate on the hundredth ply still counts as mate.

@@ -93,6 +93,12 @@ fn shape(l: &str) -> String {
         l.to_string()
     } else if l.starts_with("bestmove ") {
         "bestmove …".to_string()
+    } else if let Some(rest) = l.strip_prefix("info string strategy ") {
+        // The seat, not the probabilities (they follow the evaluation).
+        format!(
+            "info string strategy {} …",
+            rest.split_whitespace().next().unwrap_or("")
+        )
     } else if l.starts_with("id name ndchess") {
         "id name ndchess".to_string()
     } else {

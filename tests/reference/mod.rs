@@ -40,6 +40,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+pub mod synchronous;
+
 /// Highest dimension the reference supports; coordinates are fixed arrays so
 /// that stepping never allocates. Unused trailing entries are always 0.
 pub const MAX_DIM: usize = 8;

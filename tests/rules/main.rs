@@ -20,4 +20,6 @@ mod reference;
 mod reference_agreement;
 mod reference_selftest;
 mod shakmaty_agreement;
+mod synchronous_agreement;
+mod synchronous_rules;
 mod variant_file;

@@ -64,6 +64,8 @@ fn toy(name: &str, l: usize, seats: Vec<&str>, order: Vec<usize>, turn: TurnOrde
             castling: CastlingStyle::None,
             en_passant: false,
             fifty_move: true,
+            insufficient_material: false,
+            exchange_phase: false,
             stalemate: StalemateRule::Draw,
         },
         start: Vec::new(),

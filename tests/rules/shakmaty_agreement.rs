@@ -471,3 +471,80 @@ fn suite_files_agree_with_shakmaty() {
     }
     assert!(checked > 960 * 3, "{checked} counts checked");
 }
+
+/// Dead positions by material (FIDE 5.2.2 / 9.6.2 as the chess GUIs apply
+/// it) agree with shakmaty's `is_insufficient_material` on random sparse
+/// positions: both kings and up to four of N, B, R, Q, P on random cells,
+/// either side to move; shakmaty's validation skips impossible ones.
+#[test]
+fn insufficient_material_agrees_with_shakmaty() {
+    let chess = variant("chess");
+    let cylinder = variant("cylinder");
+    let mut rng = SmallRng::seed_from_u64(0x1f1de);
+    let (mut compared, mut dead) = (0usize, 0usize);
+    while compared < 20_000 {
+        let mut board = ['.'; 64];
+        let mut place = |rng: &mut SmallRng, c: char| loop {
+            let sq = rng.random_range(0..64usize);
+            let rank = sq / 8;
+            if board[sq] == '.' && !(c.eq_ignore_ascii_case(&'p') && (rank == 0 || rank == 7)) {
+                board[sq] = c;
+                break;
+            }
+        };
+        place(&mut rng, 'K');
+        place(&mut rng, 'k');
+        // Mostly minor pieces, so the dead cases are common.
+        for _ in 0..rng.random_range(0..5) {
+            let c = ['N', 'B', 'B', 'N', 'B', 'R', 'Q', 'P'][rng.random_range(0..8usize)];
+            let c = if rng.random_bool(0.5) {
+                c
+            } else {
+                c.to_ascii_lowercase()
+            };
+            place(&mut rng, c);
+        }
+        let rows: Vec<String> = (0..8)
+            .rev()
+            .map(|rank| {
+                let mut row = String::new();
+                let mut empty = 0;
+                for file in 0..8 {
+                    match board[rank * 8 + file] {
+                        '.' => empty += 1,
+                        c => {
+                            if empty > 0 {
+                                row.push_str(&empty.to_string());
+                                empty = 0;
+                            }
+                            row.push(c);
+                        }
+                    }
+                }
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                }
+                row
+            })
+            .collect();
+        let side = if rng.random_bool(0.5) { "w" } else { "b" };
+        let fen = format!("{} {side} - - 0 1", rows.join("/"));
+        let Ok(parsed) = fen.parse::<Fen>() else {
+            continue;
+        };
+        let Ok(sk) = parsed.into_position::<Chess>(CastlingMode::Standard) else {
+            continue;
+        };
+        let Ok(pos) = Position::from_text(&chess, &fen) else {
+            continue;
+        };
+        assert_eq!(pos.dead_position(), sk.is_insufficient_material(), "{fen}");
+        // The cylinder keeps only bare kings as dead (no proof there).
+        if let Ok(cyl) = Position::from_text(&cylinder, &fen) {
+            assert_eq!(cyl.dead_position(), cyl.only_kings(), "cylinder {fen}");
+        }
+        compared += 1;
+        dead += usize::from(pos.dead_position());
+    }
+    assert!(dead > 1_000, "only {dead} dead positions met");
+}

@@ -204,12 +204,14 @@ fn castling_rooks(start: &[(Cell, Piece)], kinds: &[PieceKind], rank_cells: &[Ce
         .collect()
 }
 
-fn chess_rules(castling: CastlingStyle) -> Rules {
+fn chess_rules(castling: CastlingStyle, insufficient_material: bool) -> Rules {
     Rules {
         castling,
         en_passant: true,
         fifty_move: true,
         stalemate: StalemateRule::Draw,
+        insufficient_material,
+        exchange_phase: false,
     }
 }
 
@@ -234,7 +236,7 @@ fn chess_like(name: &str, sp: u32, fischer_random: bool) -> Result<VariantDef, V
         geometry: g,
         kinds,
         seating: Seating::two_players(2, &[0]),
-        rules: chess_rules(CastlingStyle::Chess960),
+        rules: chess_rules(CastlingStyle::Chess960, true),
         start,
         start_castling,
         chess960_number: Some(sp),
@@ -252,6 +254,8 @@ fn cylinder(p: &Values) -> Result<VariantDef, VariantError> {
     let mut def = chess_like("cylinder", 518, false)?;
     def.geometry = Geometry::new(vec![8, 8], vec![false, true], Shape::Box, Naming::TwoD)?;
     def.kinds = chess_kinds(&def.geometry, false);
+    // Mating material on a board without corners is not the 8x8 board's.
+    def.rules.insufficient_material = false;
     def.rules.castling = if wrap {
         CastlingStyle::Theory
     } else {
@@ -289,11 +293,14 @@ fn torus(p: &Values) -> Result<VariantDef, VariantError> {
         geometry: g,
         kinds,
         seating: Seating::two_players(2, &[0]),
-        rules: chess_rules(if wrap {
-            CastlingStyle::Theory
-        } else {
-            CastlingStyle::Chess960
-        }),
+        rules: chess_rules(
+            if wrap {
+                CastlingStyle::Theory
+            } else {
+                CastlingStyle::Chess960
+            },
+            false,
+        ),
         start,
         start_castling,
         chess960_number: None,
@@ -314,7 +321,7 @@ pub fn rectangle(w: usize, h: usize) -> Result<VariantDef, VariantError> {
         geometry: g,
         kinds,
         seating: Seating::two_players(2, &[0]),
-        rules: chess_rules(CastlingStyle::Chess960),
+        rules: chess_rules(CastlingStyle::Chess960, false),
         start: Vec::new(),
         start_castling: Vec::new(),
         chess960_number: None,

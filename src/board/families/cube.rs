@@ -89,6 +89,8 @@ fn cube() -> Result<VariantDef, VariantError> {
             en_passant: false,
             fifty_move: false,
             stalemate: StalemateRule::StalematedLoses,
+            insufficient_material: false,
+            exchange_phase: false,
         },
         start,
         start_castling: Vec::new(),

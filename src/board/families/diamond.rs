@@ -192,6 +192,8 @@ pub(crate) fn diamond_rules_def(
             en_passant: true,
             fifty_move: true,
             stalemate: StalemateRule::Draw,
+            insufficient_material: false,
+            exchange_phase: false,
         },
         start,
         start_castling: Vec::new(),

@@ -8,6 +8,7 @@ pub mod cube;
 pub mod diamond;
 pub mod finite;
 pub mod raumschach;
+pub mod synchronous;
 
 use super::piece::PieceKind;
 

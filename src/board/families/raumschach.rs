@@ -126,6 +126,8 @@ fn raumschach() -> Result<VariantDef, VariantError> {
             en_passant: false,
             fifty_move: true,
             stalemate: StalemateRule::Draw,
+            insufficient_material: false,
+            exchange_phase: false,
         },
         start,
         start_castling: Vec::new(),

@@ -4,6 +4,7 @@
 
 pub mod coord;
 pub mod diagram;
+pub mod joint;
 pub mod san;
 pub mod text;
 pub mod variant_file;

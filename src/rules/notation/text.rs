@@ -21,7 +21,7 @@ use crate::board::geometry::{Cell, Geometry};
 use crate::board::piece::{EMPTY, Piece, piece, piece_kind, piece_seat};
 use crate::board::seating::{Seat, SeatSet, Turn, TurnOrder};
 use crate::board::variant::Variant;
-use crate::rules::position::{Position, PositionError};
+use crate::rules::position::{Exchange, Position, PositionError};
 
 /// The board's cells as slices → ranks (highest first) → cells (by file).
 pub fn layout(g: &Geometry) -> Vec<Vec<Vec<Cell>>> {
@@ -117,7 +117,7 @@ pub fn position_to_text(pos: &Position) -> String {
         Some(e) => g.cell_name(e.target as usize),
         None => "-".into(),
     };
-    format!(
+    let mut text = format!(
         "{} {} {} {} {} {}",
         board,
         side_token(v, pos.to_move()),
@@ -125,7 +125,82 @@ pub fn position_to_text(pos: &Position) -> String {
         ep,
         pos.halfmove_clock(),
         pos.fullmove_number()
-    )
+    );
+    let ex = pos.exchange();
+    if !ex.is_empty() {
+        let mut open: Vec<String> = ex
+            .open
+            .iter()
+            .map(|&(c, s)| format!("{}@{}", side_token(v, s), g.cell_name(c as usize)))
+            .collect();
+        open.sort();
+        text.push_str(" exchange:");
+        text.push_str(&open.join(","));
+        if !ex.moved.is_empty() {
+            let mut moved: Vec<String> =
+                ex.moved.iter().map(|&c| g.cell_name(c as usize)).collect();
+            moved.sort();
+            text.push_str(";moved:");
+            text.push_str(&moved.join(","));
+        }
+    }
+    text
+}
+
+/// Reads the exchange-phase field `exchange:w@d4,b@e5;moved:d4`.
+fn parse_exchange(v: &Variant, text: &str) -> Result<Exchange, PositionError> {
+    let bad = |s: String| PositionError::Exchange(s);
+    let rest = text
+        .strip_prefix("exchange:")
+        .ok_or_else(|| bad(format!("'{text}': expected exchange:<seat>@<cell>,…")))?;
+    let (open_text, moved_text) = match rest.split_once(";moved:") {
+        Some((o, m)) => (o, Some(m)),
+        None => (rest, None),
+    };
+    let mut ex = Exchange::default();
+    for item in open_text.split(',') {
+        let (seat, cell) = item
+            .split_once('@')
+            .ok_or_else(|| bad(format!("'{item}': expected <seat>@<cell>")))?;
+        let seat = parse_side(v, seat).map_err(|_| bad(format!("'{seat}' names no player")))?;
+        let cell = v
+            .geometry
+            .parse_cell(cell)
+            .ok_or_else(|| bad(format!("'{cell}' is not a cell")))?;
+        if ex.open.iter().any(|&(c, _)| c as usize == cell) || ex.open.is_full() {
+            return Err(bad(format!(
+                "'{item}': a cell listed twice, or too many cells"
+            )));
+        }
+        ex.open.push((cell as u16, seat));
+    }
+    for cell in moved_text.into_iter().flat_map(|m| m.split(',')) {
+        let c = v
+            .geometry
+            .parse_cell(cell)
+            .ok_or_else(|| bad(format!("'{cell}' is not a cell")))?;
+        if ex.moved.contains(&(c as u16)) || ex.moved.is_full() {
+            return Err(bad(format!(
+                "'{cell}': a cell listed twice, or too many cells"
+            )));
+        }
+        ex.moved.push(c as u16);
+    }
+    ex.open.sort_unstable();
+    ex.moved.sort_unstable();
+    Ok(ex)
+}
+
+/// The seat a side field names.
+fn parse_side(v: &Variant, s: &str) -> Result<Seat, PositionError> {
+    match (s, v.seat_count()) {
+        ("w", 2) | ("W", 2) => Ok(Seat::new(0)),
+        ("b", 2) | ("B", 2) => Ok(Seat::new(1)),
+        (s, n) => match s.parse::<usize>() {
+            Ok(p) if p < n => Ok(Seat::new(p)),
+            _ => Err(PositionError::Side(format!("'{s}' names no player"))),
+        },
+    }
 }
 
 /// The castling pieces of `player` on the king's rank, by file.
@@ -208,14 +283,7 @@ pub fn position_from_text(v: &Arc<Variant>, text: &str) -> Result<Position, Posi
     let board_text = fields.next().ok_or(PositionError::MissingField("board"))?;
     let pieces = parse_board(v, board_text)?;
     let side_text = fields.next().unwrap_or("w");
-    let to_move = match (side_text, v.seat_count()) {
-        ("w", 2) | ("W", 2) => Seat::new(0),
-        ("b", 2) | ("B", 2) => Seat::new(1),
-        (s, n) => match s.parse::<usize>() {
-            Ok(p) if p < n => Seat::new(p),
-            _ => return Err(PositionError::Side(format!("'{s}' names no player"))),
-        },
-    };
+    let to_move = parse_side(v, side_text)?;
     let castling_text = fields.next().unwrap_or("-");
     let ep_text = fields.next().unwrap_or("-");
     let halfmove = match fields.next() {
@@ -236,6 +304,11 @@ pub fn position_from_text(v: &Arc<Variant>, text: &str) -> Result<Position, Posi
             .filter(|&f| f <= MAX_COUNTER)
             .ok_or_else(|| PositionError::Counter(format!("bad move number '{s}'")))?,
     };
+    let exchange = match fields.next() {
+        Some(f) if f.starts_with("exchange:") => Some(parse_exchange(v, f)?),
+        Some(extra) => return Err(PositionError::TrailingText(extra.into())),
+        None => None,
+    };
     if let Some(extra) = fields.next() {
         return Err(PositionError::TrailingText(extra.into()));
     }
@@ -250,7 +323,11 @@ pub fn position_from_text(v: &Arc<Variant>, text: &str) -> Result<Position, Posi
         ),
     };
     let turn = turn_of(v, to_move, SeatSet::EMPTY);
-    Position::from_parts(v, &pieces, turn, &castling, ep, halfmove, fullmove)
+    let mut pos = Position::from_parts(v, &pieces, turn, &castling, ep, halfmove, fullmove)?;
+    if let Some(ex) = exchange {
+        pos.enter_exchange(ex)?;
+    }
+    Ok(pos)
 }
 
 fn parse_board(v: &Variant, text: &str) -> Result<Vec<(Cell, Piece)>, PositionError> {

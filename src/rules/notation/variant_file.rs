@@ -343,6 +343,9 @@ fn convert(text: &str, v: &VariantText) -> Result<FileVariant, FileError> {
         en_passant: r.and_then(|r| r.en_passant).unwrap_or(false),
         fifty_move: r.and_then(|r| r.fifty_move).unwrap_or(true),
         stalemate,
+        // A user's board has no proof of which material cannot mate.
+        insufficient_material: false,
+        exchange_phase: false,
     };
     let promotion_zone = match r.and_then(|r| r.promotion.as_ref()) {
         None => None,

@@ -1,0 +1,934 @@
+//! The search of simultaneous turns (synchronous chess, seed 004).
+//!
+//! Every node is a matrix game: the rows are White's choices, the columns
+//! Black's (moves in the main phase; captures on contested cells or a pass
+//! in the exchange phase), the entries the values of the positions after
+//! each joint decision, searched one turn shallower (exchange steps are
+//! searched to their end without using depth: they are short and narrow,
+//! the synchronous game's quiescence). The value of a node is the value of
+//! its matrix game, a mixed strategy for each side, found by the double
+//! oracle (McMahan, Gordon, Blum 2003; in search, Bošanský et al. 2016):
+//!
+//! 1. start from one row and one column (the table's or the ordering's
+//!    best guess) and solve the restricted game exactly by linear
+//!    programming ([`super::matrix_game`]);
+//! 2. look for a row that does better than the game value against the
+//!    column player's strategy, and a column that does better against the
+//!    row player's; add them and repeat; without any, the restricted
+//!    game's equilibrium is one of the whole game.
+//!
+//! When the opposing strategy is pure, "does better than v" is asked with
+//! a window `(v, +∞)` (or `(−∞, v)`), so most children of a node whose
+//! equilibrium is pure — the common case in chess — are refuted by
+//! null-window-like searches, as in alpha-beta. The bounds are sound: once
+//! no row improves on `v` against `y`, every row gives at most `v` against
+//! `y` and the node's value is at most `v` (and symmetrically at least `v`
+//! when no column improves), so a node searched with a window returns as
+//! soon as its value is known to lie outside it.
+//!
+//! Scores are centipawns from the first seat's (White's) point of view;
+//! a won game is worth [`WIN`] less the turns it takes.
+//!
+//! For comparison ([`Strategy::FirstMover`], [`Strategy::SecondMover`]) the
+//! same search can treat the turn as sequential: it plays the pure
+//! maximin move (as if it moved first and the opponent saw its move), or
+//! best-responds to the opponent's maximin move (as if it moved second) —
+//! the ways a sequential engine would play the game.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::board::seating::{Phase, Seat};
+use crate::eval::{EvalScratch, Evaluator};
+use crate::rules::moves::{Decision, JointDecision};
+use crate::rules::position::Position;
+
+use super::control::SearchControl;
+use super::matrix_game::{self, GameSolution};
+
+/// The value of a won game (less one per turn to it).
+pub const WIN: f64 = 100_000.0;
+
+/// A simultaneous search's value (centipawns for the seat it is given
+/// for) as a [`Score`]: a won or lost game as a mate in the turns to it.
+pub fn score_of(value: f64) -> super::score::Score {
+    use super::score::Score;
+    if value.abs() >= WIN - 1000.0 {
+        let turns = (WIN - value.abs()).round().max(0.0) as i32;
+        if value > 0.0 {
+            Score::Mate(turns.max(1))
+        } else {
+            Score::Mate(-turns)
+        }
+    } else {
+        Score::Cp(value.round() as i32)
+    }
+}
+
+/// Values closer than this are equal (centipawns).
+const EPS: f64 = 0.5;
+
+/// Entries kept in the search's table before it is cleared.
+const TABLE_LIMIT: usize = 1 << 21;
+
+/// How the engine chooses its decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// The equilibrium mixed strategy of the simultaneous game (sampled).
+    #[default]
+    Equilibrium,
+    /// The sequential view as if the engine moved first: its pure maximin
+    /// decision at every node of its own.
+    FirstMover,
+    /// The sequential view as if the engine moved second: the best
+    /// response to the opponent's pure maximin decision.
+    SecondMover,
+}
+
+/// Limits of one simultaneous search.
+#[derive(Clone, Debug, Default)]
+pub struct SimLimits {
+    /// Deepest iteration (turns).
+    pub depth: Option<u32>,
+    /// Node budget (positions visited).
+    pub nodes: Option<u64>,
+    /// Time budget.
+    pub time: Option<Duration>,
+}
+
+/// One decision of a seat with its equilibrium probability and its value
+/// against the opponent's strategy (White's view).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightedDecision {
+    /// The decision.
+    pub decision: Decision,
+    /// Its probability in the seat's strategy.
+    pub probability: f64,
+}
+
+/// What a simultaneous search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimResult {
+    /// The value of the root from White's point of view (centipawns).
+    pub value: f64,
+    /// Per seat in play: its strategy at the root (support only, most
+    /// probable first).
+    pub strategies: Vec<(Seat, Vec<WeightedDecision>)>,
+    /// The last finished iteration.
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time used.
+    pub time: Duration,
+}
+
+impl SimResult {
+    /// The strategy of `seat`, if it decides.
+    pub fn strategy(&self, seat: Seat) -> Option<&[WeightedDecision]> {
+        self.strategies
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map(|(_, d)| d.as_slice())
+    }
+}
+
+/// A progress report after each finished iteration.
+#[derive(Clone, Debug)]
+pub struct SimInfo {
+    /// Iteration depth (turns).
+    pub depth: u32,
+    /// Value from White's point of view.
+    pub value: f64,
+    /// Positions visited so far.
+    pub nodes: u64,
+    /// Time since the start.
+    pub time: Duration,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BoundKind {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    depth: u32,
+    value: f64,
+    bound: BoundKind,
+    /// The most probable decisions of the two seats in the last solution.
+    best: (Decision, Decision),
+}
+
+/// Why a search stopped early.
+#[derive(Debug)]
+struct Abort;
+
+/// The simultaneous-move searcher (one per engine; its table persists
+/// between searches of one game).
+pub struct SimSearcher {
+    eval: std::sync::Arc<Evaluator>,
+    scratch: EvalScratch,
+    table: HashMap<u64, Entry>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    /// Whether a stop may end the iteration (not the first: the engine
+    /// must answer).
+    interruptible: bool,
+    rng: SmallRng,
+    /// How the searching seat plays.
+    strategy: Strategy,
+    /// The seat the sequential strategies play for.
+    me: Seat,
+}
+
+impl std::fmt::Debug for SimSearcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimSearcher")
+            .field("entries", &self.table.len())
+            .field("strategy", &self.strategy)
+            .finish()
+    }
+}
+
+/// The rows and columns of a node: each deciding seat's choices.
+struct Node {
+    rows: Vec<Decision>,
+    cols: Vec<Decision>,
+    white: Seat,
+    black: Seat,
+}
+
+impl SimSearcher {
+    /// A searcher with the evaluation `eval`, its random choices seeded by
+    /// `seed` (reproducible games).
+    pub fn new(eval: std::sync::Arc<Evaluator>, seed: u64) -> SimSearcher {
+        SimSearcher {
+            eval,
+            scratch: EvalScratch::default(),
+            table: HashMap::new(),
+            nodes: 0,
+            deadline: None,
+            node_limit: None,
+            interruptible: false,
+            rng: SmallRng::seed_from_u64(seed),
+            strategy: Strategy::Equilibrium,
+            me: Seat::FIRST,
+        }
+    }
+
+    /// Chooses how the engine plays when it plays `me` (the sequential
+    /// strategies are the comparison matches' opponents).
+    pub fn set_strategy(&mut self, strategy: Strategy, me: Seat) {
+        if (strategy, me) != (self.strategy, self.me) {
+            self.table.clear();
+        }
+        self.strategy = strategy;
+        self.me = me;
+    }
+
+    /// Under a sequential strategy: whether White is the seat that moves
+    /// first in the serialized turn (`None`: the simultaneous game).
+    fn serial_outer(&self) -> Option<bool> {
+        let me_white = self.me == Seat::FIRST;
+        match self.strategy {
+            Strategy::Equilibrium => None,
+            Strategy::FirstMover => Some(me_white),
+            Strategy::SecondMover => Some(!me_white),
+        }
+    }
+
+    /// The serialized turn by alpha-beta: the outer seat chooses first,
+    /// the inner one answers seeing it. Returns the value and the outer
+    /// choice with the inner seat's answer to it.
+    #[allow(clippy::too_many_arguments)]
+    fn serial(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        depth: u32,
+        ply: u32,
+        alpha: f64,
+        beta: f64,
+        white_outer: bool,
+        control: &SearchControl,
+    ) -> Result<(f64, usize, usize), Abort> {
+        // Work in the outer seat's sign: it maximises s * value.
+        let s = if white_outer { 1.0 } else { -1.0 };
+        let (lo, hi) = if white_outer {
+            (alpha, beta)
+        } else {
+            (-beta, -alpha)
+        };
+        let (outer_n, inner_n) = if white_outer {
+            (node.rows.len(), node.cols.len())
+        } else {
+            (node.cols.len(), node.rows.len())
+        };
+        let mut best = f64::NEG_INFINITY;
+        let mut choice = (0, 0);
+        for o in 0..outer_n {
+            let floor = best.max(lo);
+            let mut inner = f64::INFINITY;
+            let mut answer = 0;
+            for k in 0..inner_n {
+                let (i, j) = if white_outer { (o, k) } else { (k, o) };
+                let (a, b) = (floor, inner.min(hi));
+                let (ca, cb) = if white_outer { (a, b) } else { (-b, -a) };
+                let v = s * self.child_at(pos, node, i, j, depth, ply, ca, cb, control)?;
+                if v < inner {
+                    inner = v;
+                    answer = k;
+                }
+                if inner <= floor {
+                    break;
+                }
+            }
+            if inner > best {
+                best = inner;
+                choice = if white_outer {
+                    (o, answer)
+                } else {
+                    (answer, o)
+                };
+            }
+            if best >= hi {
+                break;
+            }
+        }
+        Ok((s * best, choice.0, choice.1))
+    }
+
+    /// Reseeds the random choices.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = SmallRng::seed_from_u64(seed);
+    }
+
+    /// Forgets the table (a new game).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Searches a simultaneous position by iterative deepening within
+    /// `limits` (at least depth 1 is finished), reporting each iteration.
+    /// Returns `None` when the position is not a simultaneous turn or the
+    /// game is over.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &SimLimits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SimInfo),
+    ) -> Option<SimResult> {
+        let start = Instant::now();
+        let node = node_of(pos)?;
+        if pos.outcome().is_some() {
+            return None;
+        }
+        self.nodes = 0;
+        let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
+        let mut best: Option<SimResult> = None;
+        let mut p = pos.clone();
+        for depth in 1..=max_depth {
+            // Depth 1 always finishes: the engine must answer.
+            let bounded = depth > 1;
+            self.deadline = if bounded {
+                limits.time.map(|t| start + t)
+            } else {
+                None
+            };
+            self.node_limit = if bounded { limits.nodes } else { None };
+            self.interruptible = bounded;
+            let solved = self.root(&mut p, &node, depth, control);
+            let Ok((value, x, y)) = solved else {
+                break;
+            };
+            let mut strategies = Vec::new();
+            for (seat, decisions, probs) in
+                [(node.white, &node.rows, &x), (node.black, &node.cols, &y)]
+            {
+                if !pos.turn().movers().contains(seat) {
+                    continue;
+                }
+                let mut support: Vec<WeightedDecision> = decisions
+                    .iter()
+                    .zip(probs.iter())
+                    .filter(|(_, p)| **p > 1e-9)
+                    .map(|(&d, &p)| WeightedDecision {
+                        decision: d,
+                        probability: p,
+                    })
+                    .collect();
+                support.sort_by(|a, b| b.probability.total_cmp(&a.probability));
+                strategies.push((seat, support));
+            }
+            let result = SimResult {
+                value,
+                strategies,
+                depth,
+                nodes: self.nodes,
+                time: start.elapsed(),
+            };
+            on_info(&SimInfo {
+                depth,
+                value,
+                nodes: self.nodes,
+                time: start.elapsed(),
+            });
+            best = Some(result);
+            if value.abs() >= WIN - 1000.0 {
+                break;
+            }
+            if let Some(t) = limits.time
+                && start.elapsed() * 3 > t
+            {
+                // The next iteration would not finish.
+                break;
+            }
+        }
+        best
+    }
+
+    /// Samples `seat`'s decision from its strategy in `result` (the
+    /// equilibrium strategy; a pure one under the sequential strategies).
+    pub fn choose(&mut self, result: &SimResult, seat: Seat) -> Option<Decision> {
+        let support = result.strategy(seat)?;
+        let total: f64 = support.iter().map(|d| d.probability).sum();
+        let mut r = self.rng.random::<f64>() * total;
+        for d in support {
+            if r < d.probability {
+                return Some(d.decision);
+            }
+            r -= d.probability;
+        }
+        support.last().map(|d| d.decision)
+    }
+
+    /// The root: the whole matrix game solved (every row and column), so
+    /// both strategies are exact for the depth; under a sequential
+    /// strategy the serialized turn instead, the engine's seat getting its
+    /// pure choice (maximin as first mover, the best answer to the other's
+    /// maximin as second mover).
+    #[allow(clippy::type_complexity)]
+    fn root(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        depth: u32,
+        control: &SearchControl,
+    ) -> Result<(f64, Vec<f64>, Vec<f64>), Abort> {
+        self.nodes += 1;
+        match self.serial_outer() {
+            None => {
+                let mut m = HashMap::new();
+                // The double oracle's final strategies are equilibrium
+                // strategies of the whole game.
+                let mut rows = vec![0usize];
+                let mut cols = vec![0usize];
+                let (value, xs, ys) = self.double_oracle(
+                    pos,
+                    node,
+                    depth,
+                    0,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                    control,
+                    &mut m,
+                    &mut rows,
+                    &mut cols,
+                    false,
+                )?;
+                Ok((
+                    value,
+                    expand(&xs, &rows, node.rows.len()),
+                    expand(&ys, &cols, node.cols.len()),
+                ))
+            }
+            Some(white_outer) => {
+                let (v, i, j) = self.serial(
+                    pos,
+                    node,
+                    depth,
+                    0,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                    white_outer,
+                    control,
+                )?;
+                let (mut x, mut y) = (vec![0.0; node.rows.len()], vec![0.0; node.cols.len()]);
+                x[i] = 1.0;
+                y[j] = 1.0;
+                Ok((v, x, y))
+            }
+        }
+    }
+
+    fn check_limits(&self, control: &SearchControl) -> Result<(), Abort> {
+        if !self.interruptible {
+            return Ok(());
+        }
+        if self.nodes & 255 == 0 {
+            if control.stopped() {
+                return Err(Abort);
+            }
+            if let Some(d) = self.deadline
+                && Instant::now() >= d
+            {
+                return Err(Abort);
+            }
+        }
+        if let Some(n) = self.node_limit
+            && self.nodes >= n
+        {
+            return Err(Abort);
+        }
+        Ok(())
+    }
+
+    /// The value of `pos` (White's view) searched `depth` turns deep, with
+    /// the window `(alpha, beta)`: outside it the result is a bound on the
+    /// side of the window it fell.
+    fn value(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        ply: u32,
+        alpha: f64,
+        beta: f64,
+        control: &SearchControl,
+    ) -> Result<f64, Abort> {
+        self.nodes += 1;
+        self.check_limits(control)?;
+        if let Some(o) = pos.outcome() {
+            let white = o.points[Seat::FIRST].value();
+            // A win sooner is better; a loss later is less bad.
+            let v = (white - 0.5) * 2.0 * (WIN - ply as f64);
+            return Ok(if o.is_draw() { 0.0 } else { v });
+        }
+        if depth == 0 && pos.phase() == Phase::Main {
+            return Ok(self.static_value(pos));
+        }
+        let key = pos.hash();
+        let mut hint = None;
+        if let Some(e) = self.table.get(&key) {
+            hint = Some(e.best);
+            if e.depth >= depth {
+                match e.bound {
+                    BoundKind::Exact => return Ok(e.value),
+                    BoundKind::Lower if e.value >= beta => return Ok(e.value),
+                    BoundKind::Upper if e.value <= alpha => return Ok(e.value),
+                    _ => {}
+                }
+            }
+        }
+        let Some(mut node) = node_of(pos) else {
+            return Ok(self.static_value(pos));
+        };
+        order(pos, &mut node, hint);
+        let (value, x, y) = match self.serial_outer() {
+            None => {
+                let (v, x, y, _) =
+                    self.solve_node_at(pos, &node, depth, ply, alpha, beta, control)?;
+                (v, x, y)
+            }
+            Some(white_outer) => {
+                let (v, i, j) =
+                    self.serial(pos, &node, depth, ply, alpha, beta, white_outer, control)?;
+                let (mut x, mut y) = (vec![0.0; node.rows.len()], vec![0.0; node.cols.len()]);
+                x[i] = 1.0;
+                y[j] = 1.0;
+                (v, x, y)
+            }
+        };
+        let bound = if value <= alpha {
+            BoundKind::Upper
+        } else if value >= beta {
+            BoundKind::Lower
+        } else {
+            BoundKind::Exact
+        };
+        if self.table.len() >= TABLE_LIMIT {
+            self.table.clear();
+        }
+        let argmax = |v: &[f64]| {
+            v.iter()
+                .enumerate()
+                .max_by(|a, b| a.1.total_cmp(b.1))
+                .map_or(0, |(i, _)| i)
+        };
+        let best = (node.rows[argmax(&x)], node.cols[argmax(&y)]);
+        self.table.insert(
+            key,
+            Entry {
+                depth,
+                value,
+                bound,
+                best,
+            },
+        );
+        Ok(value)
+    }
+
+    fn static_value(&mut self, pos: &Position) -> f64 {
+        let v = self.eval.evaluate_for(pos, &mut self.scratch, Seat::FIRST);
+        v as f64
+    }
+
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
+    fn solve_node_at(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        depth: u32,
+        ply: u32,
+        alpha: f64,
+        beta: f64,
+        control: &SearchControl,
+    ) -> Result<
+        (
+            f64,
+            Vec<f64>,
+            Vec<f64>,
+            HashMap<(usize, usize), (f64, BoundKind)>,
+        ),
+        Abort,
+    > {
+        let mut m: HashMap<(usize, usize), (f64, BoundKind)> = HashMap::new();
+        let mut rows = vec![0usize];
+        let mut cols = vec![0usize];
+        let (value, xs, ys) = self.double_oracle(
+            pos, node, depth, ply, alpha, beta, control, &mut m, &mut rows, &mut cols, false,
+        )?;
+        Ok((
+            value,
+            expand(&xs, &rows, node.rows.len()),
+            expand(&ys, &cols, node.cols.len()),
+            m,
+        ))
+    }
+
+    /// The double oracle on the restricted sets `rows` × `cols` (grown in
+    /// place); returns the value and the restricted strategies. With
+    /// `whole`, the sets already hold every row and column.
+    #[allow(clippy::too_many_arguments)]
+    fn double_oracle(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        depth: u32,
+        ply: u32,
+        alpha: f64,
+        beta: f64,
+        control: &SearchControl,
+        m: &mut HashMap<(usize, usize), (f64, BoundKind)>,
+        rows: &mut Vec<usize>,
+        cols: &mut Vec<usize>,
+        whole: bool,
+    ) -> Result<(f64, Vec<f64>, Vec<f64>), Abort> {
+        loop {
+            // Exact values of the restricted game.
+            let mut a = vec![vec![0.0; cols.len()]; rows.len()];
+            for (ri, &i) in rows.iter().enumerate() {
+                for (ci, &j) in cols.iter().enumerate() {
+                    a[ri][ci] = self.exact(pos, node, i, j, depth, ply, control, m)?;
+                }
+            }
+            let GameSolution {
+                value: v,
+                row: x,
+                col: y,
+            } = matrix_game::solve(&a);
+            if whole {
+                return Ok((v, x, y));
+            }
+            // A row doing better than v against y.
+            let mut new_row = None;
+            for i in 0..node.rows.len() {
+                if rows.contains(&i) {
+                    continue;
+                }
+                if self.row_beats(pos, node, i, cols, &y, v, depth, ply, control, m)? {
+                    new_row = Some(i);
+                    break;
+                }
+            }
+            if new_row.is_none() && v <= alpha {
+                // No row beats v against y: the value is at most v.
+                return Ok((v, x, y));
+            }
+            let mut new_col = None;
+            for j in 0..node.cols.len() {
+                if cols.contains(&j) {
+                    continue;
+                }
+                if self.col_beats(pos, node, j, rows, &x, v, depth, ply, control, m)? {
+                    new_col = Some(j);
+                    break;
+                }
+            }
+            if new_col.is_none() && v >= beta {
+                return Ok((v, x, y));
+            }
+            match (new_row, new_col) {
+                (None, None) => return Ok((v, x, y)),
+                (r, c) => {
+                    rows.extend(r);
+                    cols.extend(c);
+                }
+            }
+        }
+    }
+
+    /// Whether row `i` gets more than `v` against the column strategy `y`
+    /// on `cols`.
+    #[allow(clippy::too_many_arguments)]
+    fn row_beats(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        i: usize,
+        cols: &[usize],
+        y: &[f64],
+        v: f64,
+        depth: u32,
+        ply: u32,
+        control: &SearchControl,
+        m: &mut HashMap<(usize, usize), (f64, BoundKind)>,
+    ) -> Result<bool, Abort> {
+        let support: Vec<(usize, f64)> = cols
+            .iter()
+            .zip(y)
+            .filter(|(_, p)| **p > 1e-9)
+            .map(|(&j, &p)| (j, p))
+            .collect();
+        if let [(j, _)] = support[..] {
+            let r = self.bounded(
+                pos,
+                node,
+                i,
+                j,
+                depth,
+                ply,
+                v + EPS,
+                f64::INFINITY,
+                control,
+                m,
+            )?;
+            return Ok(r > v + EPS);
+        }
+        let mut u = 0.0;
+        for (j, p) in support {
+            u += p * self.exact(pos, node, i, j, depth, ply, control, m)?;
+        }
+        Ok(u > v + EPS)
+    }
+
+    /// Whether column `j` holds White below `v` against the row strategy
+    /// `x` on `rows`.
+    #[allow(clippy::too_many_arguments)]
+    fn col_beats(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        j: usize,
+        rows: &[usize],
+        x: &[f64],
+        v: f64,
+        depth: u32,
+        ply: u32,
+        control: &SearchControl,
+        m: &mut HashMap<(usize, usize), (f64, BoundKind)>,
+    ) -> Result<bool, Abort> {
+        let support: Vec<(usize, f64)> = rows
+            .iter()
+            .zip(x)
+            .filter(|(_, p)| **p > 1e-9)
+            .map(|(&i, &p)| (i, p))
+            .collect();
+        if let [(i, _)] = support[..] {
+            let r = self.bounded(
+                pos,
+                node,
+                i,
+                j,
+                depth,
+                ply,
+                f64::NEG_INFINITY,
+                v - EPS,
+                control,
+                m,
+            )?;
+            return Ok(r < v - EPS);
+        }
+        let mut u = 0.0;
+        for (i, p) in support {
+            u += p * self.exact(pos, node, i, j, depth, ply, control, m)?;
+        }
+        Ok(u < v - EPS)
+    }
+
+    /// The exact value of the child `(i, j)` (cached in `m`).
+    #[allow(clippy::too_many_arguments)]
+    fn exact(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        i: usize,
+        j: usize,
+        depth: u32,
+        ply: u32,
+        control: &SearchControl,
+        m: &mut HashMap<(usize, usize), (f64, BoundKind)>,
+    ) -> Result<f64, Abort> {
+        if let Some(&(v, BoundKind::Exact)) = m.get(&(i, j)) {
+            return Ok(v);
+        }
+        let v = self.child_at(
+            pos,
+            node,
+            i,
+            j,
+            depth,
+            ply,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            control,
+        )?;
+        m.insert((i, j), (v, BoundKind::Exact));
+        Ok(v)
+    }
+
+    /// The value of the child `(i, j)` searched with a window (cached
+    /// with its bound kind).
+    #[allow(clippy::too_many_arguments)]
+    fn bounded(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        i: usize,
+        j: usize,
+        depth: u32,
+        ply: u32,
+        alpha: f64,
+        beta: f64,
+        control: &SearchControl,
+        m: &mut HashMap<(usize, usize), (f64, BoundKind)>,
+    ) -> Result<f64, Abort> {
+        match m.get(&(i, j)) {
+            Some(&(v, BoundKind::Exact)) => return Ok(v),
+            Some(&(v, BoundKind::Upper)) if v <= alpha => return Ok(v),
+            Some(&(v, BoundKind::Lower)) if v >= beta => return Ok(v),
+            _ => {}
+        }
+        let v = self.child_at(pos, node, i, j, depth, ply, alpha, beta, control)?;
+        let kind = if v <= alpha {
+            BoundKind::Upper
+        } else if v >= beta {
+            BoundKind::Lower
+        } else {
+            BoundKind::Exact
+        };
+        m.insert((i, j), (v, kind));
+        Ok(v)
+    }
+
+    /// Plays the joint decision `(i, j)` and searches the position after
+    /// it.
+    #[allow(clippy::too_many_arguments)]
+    fn child_at(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        i: usize,
+        j: usize,
+        depth: u32,
+        ply: u32,
+        alpha: f64,
+        beta: f64,
+        control: &SearchControl,
+    ) -> Result<f64, Abort> {
+        let seats = pos.variant().seat_count();
+        let mut joint = JointDecision::new(seats);
+        joint.set(node.white, node.rows[i]);
+        joint.set(node.black, node.cols[j]);
+        let main = pos.phase() == Phase::Main;
+        pos.make_joint(&joint)
+            .expect("invariant: the node's rows and columns are the seats' own choices");
+        let child_depth = if main { depth.saturating_sub(1) } else { depth };
+        let r = self.value(
+            pos,
+            child_depth,
+            ply + u32::from(main),
+            alpha,
+            beta,
+            control,
+        );
+        pos.unmake();
+        r
+    }
+}
+
+/// The node of a simultaneous two-seat position: each seat's choices (a
+/// seat that does not decide has the single choice "pass"); `None` when
+/// the turn is not simultaneous between two seats or a seat has no choice.
+fn node_of(pos: &Position) -> Option<Node> {
+    let options = pos.seat_options();
+    if options.len() != 2 || options.iter().any(|o| o.decisions.is_empty()) {
+        return None;
+    }
+    Some(Node {
+        white: options[0].seat,
+        black: options[1].seat,
+        rows: options[0].decisions.clone(),
+        cols: options[1].decisions.clone(),
+    })
+}
+
+/// Orders a node's choices: the table's hint first, then captures by the
+/// value of the captured piece, then the rest (passes last).
+fn order(pos: &Position, node: &mut Node, hint: Option<(Decision, Decision)>) {
+    let v = pos.variant();
+    let key = |d: &Decision| -> i32 {
+        match d {
+            Decision::Pass => -1,
+            Decision::Move(m) => {
+                let target = pos.piece_at(m.to as usize);
+                if target == crate::board::piece::EMPTY {
+                    0
+                } else {
+                    1 + crate::board::piece::piece_kind(target) as i32
+                        + 100
+                            * i32::from(
+                                Some(crate::board::piece::piece_kind(target)) != v.royal_kind,
+                            )
+                }
+            }
+        }
+    };
+    for (list, first) in [
+        (&mut node.rows, hint.map(|h| h.0)),
+        (&mut node.cols, hint.map(|h| h.1)),
+    ] {
+        list.sort_by_key(|d| std::cmp::Reverse(key(d)));
+        if let Some(f) = first
+            && let Some(at) = list.iter().position(|d| *d == f)
+        {
+            let d = list.remove(at);
+            list.insert(0, d);
+        }
+    }
+}
+
+/// A restricted strategy spread over all `n` choices.
+fn expand(p: &[f64], idx: &[usize], n: usize) -> Vec<f64> {
+    let mut out = vec![0.0; n];
+    for (&i, &q) in idx.iter().zip(p) {
+        out[i] = q;
+    }
+    out
+}
