@@ -149,14 +149,33 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
         };
         let long = match &ply.step {
             Step::Move(m) => san::long_notation(&before, *m),
-            Step::Joint(_) => ply.text.clone(),
+            // Each seat's decision in the seed's long notation, in seat
+            // order (`-` a pass); an exchange step is marked.
+            Step::Joint(j) => {
+                let parts: Vec<String> = (0..v.seat_count())
+                    .map(|i| match j.get(ndchess::board::seating::Seat::new(i)) {
+                        Some(ndchess::rules::moves::Decision::Move(m)) => {
+                            san::long_notation(&before, m)
+                        }
+                        _ => "-".into(),
+                    })
+                    .collect();
+                let exchange = if before.phase() == ndchess::board::seating::Phase::Exchange {
+                    "exchange: "
+                } else {
+                    ""
+                };
+                format!("{exchange}{}", parts.join(" | "))
+            }
         };
+        // Who decided: the seat, or every deciding seat of a joint step.
+        let who: Vec<&str> = ply.seats.iter().map(|s| v.seating.name(s)).collect();
         let line = format!(
             "{}{dots} {:<16} {:<10} {} {}",
             ply.number,
             long,
             ply.text,
-            v.seating.name(seat),
+            who.join("+"),
             ply.note.as_deref().unwrap_or("")
         );
         let board = args.board_every > 0

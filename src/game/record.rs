@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::board::seating::{Seat, SeatSet};
-use crate::rules::moves::{Decision, JointDecision, Move};
+use crate::rules::moves::{JointDecision, Move};
 use crate::rules::notation::MoveError;
 use crate::rules::outcome::{Outcome, Points};
 use crate::rules::position::Position;
@@ -29,8 +29,8 @@ pub struct Ply {
     pub step: Step,
     /// The move number of the position the step was played in.
     pub number: u32,
-    /// The step in ASCII coordinates (`e2e4`; `e2e4 e7e5` for the seats
-    /// of a simultaneous turn in seat order, `-` for a pass).
+    /// The step in ASCII coordinates (`e2e4`; `e2e4|e7e5` for the seats
+    /// of a simultaneous turn in seat order, `0000` for a pass).
     pub text: String,
     /// A player's comment (the engine's score and depth, say).
     pub note: Option<String>,
@@ -271,22 +271,15 @@ impl Game {
             return Err(GameError::Over);
         }
         let number = self.pos.fullmove_number();
-        let texts: Vec<String> = joint
-            .0
-            .values()
-            .iter()
-            .flatten()
-            .map(|d| match d {
-                Decision::Move(m) => self.pos.move_text(*m, self.pos.king_takes_rook()),
-                Decision::Pass => "-".to_string(),
-            })
-            .collect();
+        // The joint decision in docs/notation.md's form, the text a
+        // protocol host sends back (`e2e4|e7e5`, `0000` a pass).
+        let text = crate::rules::notation::joint::joint_text(&self.pos, joint);
         let r = self.pos.make_joint(joint).map_err(GameError::Joint)?;
         self.plies.push(Ply {
             seats: joint.deciders().collect(),
             step: Step::Joint(joint.clone()),
             number,
-            text: texts.join(" "),
+            text,
             note,
             annotation: None,
         });

@@ -156,6 +156,14 @@ impl Position {
     /// for each enemy seat that can capture there now.
     pub fn make_joint(&mut self, joint: &JointDecision) -> Result<Resolution, JointError> {
         self.check_joint(joint)?;
+        Ok(self.make_joint_listed(joint))
+    }
+
+    /// [`Position::make_joint`] without the check, for a joint decision
+    /// taken from [`Position::joint_decisions`] or [`Position::seat_options`]
+    /// of this position (the search and perft, which would otherwise
+    /// generate every seat's moves a second time per child).
+    pub fn make_joint_listed(&mut self, joint: &JointDecision) -> Resolution {
         let v = self.variant().clone();
         let board: Vec<Piece> = self.board().to_vec();
         let main = self.phase() == Phase::Main;
@@ -279,7 +287,7 @@ impl Position {
         next.open.sort_unstable();
         next.moved.sort_unstable();
         self.end_joint_step(irreversible, out, next);
-        Ok(result)
+        result
     }
 }
 
@@ -388,8 +396,7 @@ pub fn joint_perft(pos: &mut Position, depth: u32) -> u64 {
     }
     let mut nodes = 0;
     for j in pos.joint_decisions() {
-        pos.make_joint(&j)
-            .expect("invariant: joint_decisions lists decisions check_joint accepts");
+        pos.make_joint_listed(&j);
         nodes += joint_perft(pos, depth - 1);
         pos.unmake();
     }

@@ -857,8 +857,8 @@ impl SimSearcher {
         joint.set(node.white, node.rows[i]);
         joint.set(node.black, node.cols[j]);
         let main = pos.phase() == Phase::Main;
-        pos.make_joint(&joint)
-            .expect("invariant: the node's rows and columns are the seats' own choices");
+        // The node's rows and columns are the seats' own choices.
+        pos.make_joint_listed(&joint);
         let child_depth = if main { depth.saturating_sub(1) } else { depth };
         let r = self.value(
             pos,
