@@ -145,6 +145,7 @@ fn analyse_simultaneous(
     };
     let mut engine = Engine::new(EngineOptions::default());
     let mut sim = SimSearcher::new(engine.evaluator(v), args.seed);
+    sim.set_threads(args.threads);
     let mut limits = SimLimits {
         depth: args.depth,
         nodes: args.nodes,

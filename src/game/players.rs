@@ -72,6 +72,7 @@ impl EnginePlayer {
         }
         let (_, sim) = self.sim.as_mut().expect("invariant: built above");
         sim.set_strategy(self.strategy, request.seat);
+        sim.set_threads(self.engine.options().threads);
         let mut time = self.limits.movetime;
         if let Some(clock) = request.clock {
             time = Some(match clock.control() {

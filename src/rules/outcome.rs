@@ -246,6 +246,14 @@ impl Position {
         if !stuck.is_empty() {
             return Some(self.no_move_outcome(stuck));
         }
+        self.rule_draw()
+    }
+
+    /// The draws that need no look at the moves: dead position, the
+    /// 50-move rule, threefold repetition (the last steps of
+    /// [`Position::outcome`], for searches that know the moves already).
+    pub fn rule_draw(&self) -> Option<Outcome> {
+        let v = &**self.variant();
         if self.dead_position() {
             return Some(Outcome::draw(v.seat_count(), EndReason::DeadPosition));
         }

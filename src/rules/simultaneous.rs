@@ -18,11 +18,12 @@ use std::fmt;
 
 use crate::board::geometry::Cell;
 use crate::board::piece::{EMPTY, Piece, piece, piece_kind, piece_seat};
-use crate::board::seating::{Phase, Seat, SeatSet, Turn};
+use crate::board::seating::{MAX_SEATS, Phase, Seat, SeatSet, Turn};
 use crate::rules::attacks;
 use crate::rules::movegen::with_generator;
 use crate::rules::moves::{Decision, JointDecision, MoveKind};
 use crate::rules::position::{Exchange, Position};
+use arrayvec::ArrayVec;
 
 /// Why a joint decision was refused (the position is unchanged).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,10 +168,11 @@ impl Position {
         let v = self.variant().clone();
         let board: Vec<Piece> = self.board().to_vec();
         let main = self.phase() == Phase::Main;
-        // Departures and arrivals of every moving piece.
-        let mut departures: Vec<Cell> = Vec::new();
-        let mut arrivals: Vec<(Cell, Piece)> = Vec::new();
-        let mut moves = Vec::new();
+        // Departures and arrivals of every moving piece (at most two per
+        // seat: castling moves a rook too), kept on the stack.
+        let mut departures: ArrayVec<Cell, { 2 * MAX_SEATS }> = ArrayVec::new();
+        let mut arrivals: ArrayVec<(Cell, Piece), { 2 * MAX_SEATS }> = ArrayVec::new();
+        let mut moves: ArrayVec<_, MAX_SEATS> = ArrayVec::new();
         let mut irreversible = false;
         for (seat, d) in joint.0.iter() {
             let Some(Decision::Move(m)) = d else {
@@ -200,12 +202,20 @@ impl Position {
         for &c in &departures {
             self.change_cell(c, EMPTY);
         }
-        let mut targets: Vec<Cell> = arrivals.iter().map(|&(c, _)| c).collect();
+        let mut targets: ArrayVec<Cell, { 2 * MAX_SEATS }> =
+            arrivals.iter().map(|&(c, _)| c).collect();
         targets.sort_unstable();
-        targets.dedup();
+        let mut kept = 0;
+        for i in 0..targets.len() {
+            if i == 0 || targets[i] != targets[kept - 1] {
+                targets[kept] = targets[i];
+                kept += 1;
+            }
+        }
+        targets.truncate(kept);
         let mut out = self.out();
         for &cell in &targets {
-            let landing: Vec<Piece> = arrivals
+            let landing: ArrayVec<Piece, { 2 * MAX_SEATS }> = arrivals
                 .iter()
                 .filter(|&&(c, _)| c == cell)
                 .map(|&(_, p)| p)

@@ -183,6 +183,7 @@ impl Engine {
         };
         let sign = if seat.index() == 0 { 1.0 } else { -1.0 };
         let (_, sim) = self.sim.as_mut().expect("invariant: built above");
+        sim.set_threads(self.options.threads);
         let found = sim.search(pos, &sim_limits, control, &mut |info| {
             let own = sign * info.value;
             on_info(&SearchInfo {

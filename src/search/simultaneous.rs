@@ -36,6 +36,7 @@
 //! the ways a sequential engine would play the game.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
@@ -164,6 +165,56 @@ struct Entry {
     best: (Decision, Decision),
 }
 
+/// The table, shared by the threads of a search (sharded so that threads
+/// rarely wait for each other).
+#[derive(Debug)]
+struct SharedTable {
+    shards: Vec<Mutex<HashMap<u64, Entry>>>,
+}
+
+/// Shards of the shared table.
+const SHARDS: usize = 64;
+
+impl SharedTable {
+    fn new() -> SharedTable {
+        SharedTable {
+            shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
+        }
+    }
+
+    fn shard(&self, key: u64) -> std::sync::MutexGuard<'_, HashMap<u64, Entry>> {
+        // A thread that panicked while holding a shard left a usable map.
+        self.shards[(key >> 58) as usize % SHARDS]
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn get(&self, key: u64) -> Option<Entry> {
+        self.shard(key).get(&key).cloned()
+    }
+
+    fn insert(&self, key: u64, e: Entry) {
+        let mut s = self.shard(key);
+        if s.len() >= TABLE_LIMIT / SHARDS {
+            s.clear();
+        }
+        s.insert(key, e);
+    }
+
+    fn clear(&self) {
+        for s in &self.shards {
+            s.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.shards
+            .iter()
+            .map(|s| s.lock().unwrap_or_else(|p| p.into_inner()).len())
+            .sum()
+    }
+}
+
 /// Why a search stopped early.
 #[derive(Debug)]
 struct Abort;
@@ -173,7 +224,10 @@ struct Abort;
 pub struct SimSearcher {
     eval: std::sync::Arc<Evaluator>,
     scratch: EvalScratch,
-    table: HashMap<u64, Entry>,
+    table: Arc<SharedTable>,
+    /// Search threads (the main one and helpers sharing the table: Lazy
+    /// SMP, as in the sequential search).
+    threads: usize,
     nodes: u64,
     deadline: Option<Instant>,
     node_limit: Option<u64>,
@@ -211,7 +265,8 @@ impl SimSearcher {
         SimSearcher {
             eval,
             scratch: EvalScratch::default(),
-            table: HashMap::new(),
+            table: Arc::new(SharedTable::new()),
+            threads: 1,
             nodes: 0,
             deadline: None,
             node_limit: None,
@@ -304,6 +359,47 @@ impl SimSearcher {
         Ok((s * best, choice.0, choice.1))
     }
 
+    /// Sets the number of search threads (at least 1).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// A helper thread's searcher: the same evaluation, strategy and
+    /// table, its own scratch, counters and random stream.
+    fn helper(&self, id: usize) -> SimSearcher {
+        SimSearcher {
+            eval: self.eval.clone(),
+            scratch: EvalScratch::default(),
+            table: self.table.clone(),
+            threads: 1,
+            nodes: 0,
+            deadline: None,
+            node_limit: None,
+            interruptible: true,
+            rng: SmallRng::seed_from_u64(0x4e1_9e3 ^ id as u64),
+            strategy: self.strategy,
+            me: self.me,
+        }
+    }
+
+    /// A helper's work: iterative deepening of `pos` (odd helpers one
+    /// turn deeper, so the threads spread over depths), filling the shared
+    /// table until `control` stops it. Returns its node count.
+    fn help(&mut self, pos: &Position, id: usize, control: &SearchControl) -> u64 {
+        let Some(node) = node_of(pos) else {
+            return 0;
+        };
+        let mut p = pos.clone();
+        let mut depth = 1 + (id % 2) as u32;
+        while !control.stopped() && depth <= 64 {
+            if self.root(&mut p, &node, depth, control).is_err() {
+                break;
+            }
+            depth += 1;
+        }
+        self.nodes
+    }
+
     /// Reseeds the random choices.
     pub fn reseed(&mut self, seed: u64) {
         self.rng = SmallRng::seed_from_u64(seed);
@@ -319,6 +415,40 @@ impl SimSearcher {
     /// Returns `None` when the position is not a simultaneous turn or the
     /// game is over.
     pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &SimLimits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SimInfo),
+    ) -> Option<SimResult> {
+        if self.threads <= 1 {
+            return self.search_main(pos, limits, control, on_info);
+        }
+        // Lazy SMP: helpers search the same position into the shared
+        // table until the main thread has its answer.
+        let helpers_stop = SearchControl::new();
+        let mut helpers: Vec<SimSearcher> = (1..self.threads).map(|id| self.helper(id)).collect();
+        std::thread::scope(|s| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(k, h)| {
+                    let stop = &helpers_stop;
+                    s.spawn(move || h.help(pos, k + 1, stop))
+                })
+                .collect();
+            let mut result = self.search_main(pos, limits, control, on_info);
+            helpers_stop.stop();
+            let extra: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            if let Some(r) = &mut result {
+                r.nodes += extra;
+            }
+            result
+        })
+    }
+
+    /// The main thread's iterative deepening.
+    fn search_main(
         &mut self,
         pos: &Position,
         limits: &SimLimits,
@@ -504,18 +634,41 @@ impl SimSearcher {
     ) -> Result<f64, Abort> {
         self.nodes += 1;
         self.check_limits(control)?;
-        if let Some(o) = pos.outcome() {
+        let terminal = |o: crate::rules::outcome::Outcome| {
             let white = o.points[Seat::FIRST].value();
             // A win sooner is better; a loss later is less bad.
             let v = (white - 0.5) * 2.0 * (WIN - ply as f64);
-            return Ok(if o.is_draw() { 0.0 } else { v });
-        }
+            if o.is_draw() { 0.0 } else { v }
+        };
         if depth == 0 && pos.phase() == Phase::Main {
-            return Ok(self.static_value(pos));
+            // A leaf: mate is looked for where a king is attacked; a
+            // stalemate at a leaf is left to the evaluation (as the
+            // sequential search's quiescence does).
+            let v = pos.variant();
+            let checked = v.seating.all().iter().any(|s| pos.seat_in_check(s));
+            let end = if checked || !pos.out().is_empty() {
+                pos.outcome()
+            } else {
+                pos.rule_draw()
+            };
+            return Ok(match end {
+                Some(o) => terminal(o),
+                None => self.static_value(pos),
+            });
+        }
+        let Some(mut node) = node_of(pos) else {
+            // Elimination, or a seat without a move: the game is over.
+            return Ok(match pos.outcome() {
+                Some(o) => terminal(o),
+                None => self.static_value(pos),
+            });
+        };
+        if let Some(o) = pos.rule_draw() {
+            return Ok(terminal(o));
         }
         let key = pos.hash();
         let mut hint = None;
-        if let Some(e) = self.table.get(&key) {
+        if let Some(e) = self.table.get(key) {
             hint = Some(e.best);
             if e.depth >= depth {
                 match e.bound {
@@ -526,9 +679,6 @@ impl SimSearcher {
                 }
             }
         }
-        let Some(mut node) = node_of(pos) else {
-            return Ok(self.static_value(pos));
-        };
         order(pos, &mut node, hint);
         let (value, x, y) = match self.serial_outer() {
             None => {
@@ -552,9 +702,6 @@ impl SimSearcher {
         } else {
             BoundKind::Exact
         };
-        if self.table.len() >= TABLE_LIMIT {
-            self.table.clear();
-        }
         let argmax = |v: &[f64]| {
             v.iter()
                 .enumerate()

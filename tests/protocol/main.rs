@@ -8,7 +8,6 @@
 //! file): run one part with `cargo test --release --test protocol <name>`.
 
 mod fuzz_support;
-mod synchronous_games;
 mod uci_dialogue;
 mod uci_docs;
 mod uci_fuzz;

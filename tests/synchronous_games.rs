@@ -4,7 +4,9 @@
 //! every game short (at most 40 steps, then adjudicated). After every step
 //! the position's invariants are checked; after every game its record is
 //! replayed through the UCI front-end (`position startpos moves <joint
-//! decisions>`) and must reach the same position. Games run in parallel.
+//! decisions>`) and must reach the same position. Games run in parallel
+//! on every core, so this test has a binary of its own: the protocol
+//! tests' timing is not disturbed.
 
 use std::sync::Arc;
 
