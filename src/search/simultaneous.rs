@@ -539,8 +539,8 @@ impl SimSearcher {
         support.last().map(|d| d.decision)
     }
 
-    /// The root: the whole matrix game solved (every row and column), so
-    /// both strategies are exact for the depth; under a sequential
+    /// The root: the double oracle with a full window, whose strategies
+    /// are equilibrium strategies of the whole game; under a sequential
     /// strategy the serialized turn instead, the engine's seat getting its
     /// pure choice (maximin as first mover, the best answer to the other's
     /// maximin as second mover).
@@ -554,31 +554,17 @@ impl SimSearcher {
     ) -> Result<(f64, Vec<f64>, Vec<f64>), Abort> {
         self.nodes += 1;
         match self.serial_outer() {
-            None => {
-                let mut m = HashMap::new();
-                // The double oracle's final strategies are equilibrium
-                // strategies of the whole game.
-                let mut rows = vec![0usize];
-                let mut cols = vec![0usize];
-                let (value, xs, ys) = self.double_oracle(
-                    pos,
-                    node,
-                    depth,
-                    0,
-                    f64::NEG_INFINITY,
-                    f64::INFINITY,
-                    control,
-                    &mut m,
-                    &mut rows,
-                    &mut cols,
-                    false,
-                )?;
-                Ok((
-                    value,
-                    expand(&xs, &rows, node.rows.len()),
-                    expand(&ys, &cols, node.cols.len()),
-                ))
-            }
+            // The double oracle's final strategies are equilibrium
+            // strategies of the whole game.
+            None => self.solve_node_at(
+                pos,
+                node,
+                depth,
+                0,
+                f64::NEG_INFINITY,
+                f64::INFINITY,
+                control,
+            ),
             Some(white_outer) => {
                 let (v, i, j) = self.serial(
                     pos,
@@ -681,11 +667,7 @@ impl SimSearcher {
         }
         order(pos, &mut node, hint);
         let (value, x, y) = match self.serial_outer() {
-            None => {
-                let (v, x, y, _) =
-                    self.solve_node_at(pos, &node, depth, ply, alpha, beta, control)?;
-                (v, x, y)
-            }
+            None => self.solve_node_at(pos, &node, depth, ply, alpha, beta, control)?,
             Some(white_outer) => {
                 let (v, i, j) =
                     self.serial(pos, &node, depth, ply, alpha, beta, white_outer, control)?;
@@ -726,7 +708,9 @@ impl SimSearcher {
         v as f64
     }
 
-    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
+    /// A node's value and both seats' strategies (over all their choices)
+    /// by the double oracle, started from the first row and column.
+    #[allow(clippy::too_many_arguments)]
     fn solve_node_at(
         &mut self,
         pos: &mut Position,
@@ -736,32 +720,22 @@ impl SimSearcher {
         alpha: f64,
         beta: f64,
         control: &SearchControl,
-    ) -> Result<
-        (
-            f64,
-            Vec<f64>,
-            Vec<f64>,
-            HashMap<(usize, usize), (f64, BoundKind)>,
-        ),
-        Abort,
-    > {
+    ) -> Result<(f64, Vec<f64>, Vec<f64>), Abort> {
         let mut m: HashMap<(usize, usize), (f64, BoundKind)> = HashMap::new();
         let mut rows = vec![0usize];
         let mut cols = vec![0usize];
         let (value, xs, ys) = self.double_oracle(
-            pos, node, depth, ply, alpha, beta, control, &mut m, &mut rows, &mut cols, false,
+            pos, node, depth, ply, alpha, beta, control, &mut m, &mut rows, &mut cols,
         )?;
         Ok((
             value,
             expand(&xs, &rows, node.rows.len()),
             expand(&ys, &cols, node.cols.len()),
-            m,
         ))
     }
 
     /// The double oracle on the restricted sets `rows` × `cols` (grown in
-    /// place); returns the value and the restricted strategies. With
-    /// `whole`, the sets already hold every row and column.
+    /// place); returns the value and the restricted strategies.
     #[allow(clippy::too_many_arguments)]
     fn double_oracle(
         &mut self,
@@ -775,7 +749,6 @@ impl SimSearcher {
         m: &mut HashMap<(usize, usize), (f64, BoundKind)>,
         rows: &mut Vec<usize>,
         cols: &mut Vec<usize>,
-        whole: bool,
     ) -> Result<(f64, Vec<f64>, Vec<f64>), Abort> {
         loop {
             // Exact values of the restricted game.
@@ -790,16 +763,13 @@ impl SimSearcher {
                 row: x,
                 col: y,
             } = matrix_game::solve(&a);
-            if whole {
-                return Ok((v, x, y));
-            }
             // A row doing better than v against y.
             let mut new_row = None;
             for i in 0..node.rows.len() {
                 if rows.contains(&i) {
                     continue;
                 }
-                if self.row_beats(pos, node, i, cols, &y, v, depth, ply, control, m)? {
+                if self.line_beats(pos, node, true, i, cols, &y, v, depth, ply, control, m)? {
                     new_row = Some(i);
                     break;
                 }
@@ -813,7 +783,7 @@ impl SimSearcher {
                 if cols.contains(&j) {
                     continue;
                 }
-                if self.col_beats(pos, node, j, rows, &x, v, depth, ply, control, m)? {
+                if self.line_beats(pos, node, false, j, rows, &x, v, depth, ply, control, m)? {
                     new_col = Some(j);
                     break;
                 }
@@ -831,92 +801,51 @@ impl SimSearcher {
         }
     }
 
-    /// Whether row `i` gets more than `v` against the column strategy `y`
-    /// on `cols`.
+    /// Whether line `k` — row `k` when `row` (White's choice), else
+    /// column `k` — does better for its seat than `v` against the other
+    /// seat's strategy `q` on `others`: a row gets more than `v`, a column
+    /// holds White below it. Against a pure strategy one child is asked
+    /// with the window beyond `v`; against a mixed one the support's
+    /// children are searched exactly.
     #[allow(clippy::too_many_arguments)]
-    fn row_beats(
+    fn line_beats(
         &mut self,
         pos: &mut Position,
         node: &Node,
-        i: usize,
-        cols: &[usize],
-        y: &[f64],
+        row: bool,
+        k: usize,
+        others: &[usize],
+        q: &[f64],
         v: f64,
         depth: u32,
         ply: u32,
         control: &SearchControl,
         m: &mut HashMap<(usize, usize), (f64, BoundKind)>,
     ) -> Result<bool, Abort> {
-        let support: Vec<(usize, f64)> = cols
+        let cell = |o: usize| if row { (k, o) } else { (o, k) };
+        let better = |u: f64| if row { u > v + EPS } else { u < v - EPS };
+        let support: Vec<(usize, f64)> = others
             .iter()
-            .zip(y)
+            .zip(q)
             .filter(|(_, p)| **p > 1e-9)
-            .map(|(&j, &p)| (j, p))
+            .map(|(&o, &p)| (o, p))
             .collect();
-        if let [(j, _)] = support[..] {
-            let r = self.bounded(
-                pos,
-                node,
-                i,
-                j,
-                depth,
-                ply,
-                v + EPS,
-                f64::INFINITY,
-                control,
-                m,
-            )?;
-            return Ok(r > v + EPS);
+        if let [(o, _)] = support[..] {
+            let (i, j) = cell(o);
+            let (alpha, beta) = if row {
+                (v + EPS, f64::INFINITY)
+            } else {
+                (f64::NEG_INFINITY, v - EPS)
+            };
+            let r = self.bounded(pos, node, i, j, depth, ply, alpha, beta, control, m)?;
+            return Ok(better(r));
         }
         let mut u = 0.0;
-        for (j, p) in support {
+        for (o, p) in support {
+            let (i, j) = cell(o);
             u += p * self.exact(pos, node, i, j, depth, ply, control, m)?;
         }
-        Ok(u > v + EPS)
-    }
-
-    /// Whether column `j` holds White below `v` against the row strategy
-    /// `x` on `rows`.
-    #[allow(clippy::too_many_arguments)]
-    fn col_beats(
-        &mut self,
-        pos: &mut Position,
-        node: &Node,
-        j: usize,
-        rows: &[usize],
-        x: &[f64],
-        v: f64,
-        depth: u32,
-        ply: u32,
-        control: &SearchControl,
-        m: &mut HashMap<(usize, usize), (f64, BoundKind)>,
-    ) -> Result<bool, Abort> {
-        let support: Vec<(usize, f64)> = rows
-            .iter()
-            .zip(x)
-            .filter(|(_, p)| **p > 1e-9)
-            .map(|(&i, &p)| (i, p))
-            .collect();
-        if let [(i, _)] = support[..] {
-            let r = self.bounded(
-                pos,
-                node,
-                i,
-                j,
-                depth,
-                ply,
-                f64::NEG_INFINITY,
-                v - EPS,
-                control,
-                m,
-            )?;
-            return Ok(r < v - EPS);
-        }
-        let mut u = 0.0;
-        for (i, p) in support {
-            u += p * self.exact(pos, node, i, j, depth, ply, control, m)?;
-        }
-        Ok(u < v - EPS)
+        Ok(better(u))
     }
 
     /// The exact value of the child `(i, j)` (cached in `m`).
