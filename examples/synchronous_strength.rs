@@ -9,8 +9,11 @@
 //! ```text
 //! cargo run --release --example synchronous_strength -- \
 //!     [--games 200] [--nodes 3000] [--opening 2] [--max-turns 200] [--seed 1] \
-//!     [--variant synchronous] [--only first|second]
+//!     [--variant synchronous] [--only first|second] [--depth D]
 //! ```
+//!
+//! `--depth D` gives both sides the same depth (turns) instead of the same
+//! nodes (`--nodes 0` lifts the node budget).
 //!
 //! Games run in parallel on every core (rayon); progress goes to stderr.
 
@@ -30,6 +33,8 @@ use rayon::prelude::*;
 struct Args {
     games: usize,
     nodes: u64,
+    /// A depth limit for both sides (0: none).
+    depth: u32,
     opening: usize,
     max_turns: usize,
     seed: u64,
@@ -42,6 +47,7 @@ fn args() -> Result<Args, String> {
     let mut a = Args {
         games: 200,
         nodes: 3000,
+        depth: 0,
         opening: 2,
         max_turns: 200,
         seed: 1,
@@ -55,6 +61,7 @@ fn args() -> Result<Args, String> {
         match k.as_str() {
             "--games" => a.games = num(&v)? as usize,
             "--nodes" => a.nodes = num(&v)?,
+            "--depth" => a.depth = num(&v)? as u32,
             "--opening" => a.opening = num(&v)? as usize,
             "--max-turns" => a.max_turns = num(&v)? as usize,
             "--seed" => a.seed = num(&v)?,
@@ -96,11 +103,12 @@ fn game(
     seed: u64,
 ) -> f64 {
     let limits = Limits {
-        nodes: Some(a.nodes),
+        nodes: (a.nodes > 0).then_some(a.nodes),
+        depth: (a.depth > 0).then_some(a.depth),
         ..Limits::default()
     };
     let options = EngineOptions {
-        hash_mb: 1,
+        hash_mb: 32,
         ..EngineOptions::default()
     };
     let mut sim = EnginePlayer::new("simultaneous", options, limits.clone()).with_seed(seed);
@@ -172,8 +180,9 @@ fn main() {
             .elo_error_95()
             .map_or("n/a".into(), |e| format!("{e:.0}"));
         println!(
-            "simultaneous vs sequential ({name}), {} nodes per decision: +{} ={} -{} score {:.3} Elo {elo} +- {err} (95 %)",
+            "simultaneous vs sequential ({name}), {} nodes and depth {} per decision: +{} ={} -{} score {:.3} Elo {elo} +- {err} (95 %)",
             a.nodes,
+            a.depth,
             wdl.wins,
             wdl.draws,
             wdl.losses,

@@ -6,7 +6,7 @@ use rand::{RngExt, SeedableRng};
 
 use crate::game::clock::TimeControl;
 use crate::rules::moves::Decision;
-use crate::search::simultaneous::{SimLimits, SimSearcher, Strategy};
+use crate::search::simultaneous::Strategy;
 use crate::search::{Engine, EngineOptions, Limits, SearchControl};
 
 use super::driver::{Eval, Player, PlayerError, Request, Verdict};
@@ -18,13 +18,6 @@ pub struct EnginePlayer {
     name: String,
     engine: Engine,
     limits: Limits,
-    /// The simultaneous-move search, for simultaneous turns (built on
-    /// first use, per variant).
-    sim: Option<(String, SimSearcher)>,
-    /// Seed of the simultaneous search's random choices.
-    seed: u64,
-    /// How the simultaneous search chooses (comparison matches).
-    strategy: Strategy,
 }
 
 impl EnginePlayer {
@@ -35,9 +28,6 @@ impl EnginePlayer {
             name: name.into(),
             engine: Engine::new(options),
             limits,
-            sim: None,
-            seed: 0,
-            strategy: Strategy::Equilibrium,
         }
     }
 
@@ -49,74 +39,15 @@ impl EnginePlayer {
     /// Seeds the random choices of simultaneous turns (a mixed strategy
     /// is sampled), for reproducible games.
     pub fn with_seed(mut self, seed: u64) -> EnginePlayer {
-        self.seed = seed;
-        self.sim = None;
+        self.engine.set_simultaneous_seed(seed);
         self
     }
 
     /// Plays simultaneous turns with `strategy` instead of the equilibrium
     /// (the sequential baselines of the comparison matches).
     pub fn with_strategy(mut self, strategy: Strategy) -> EnginePlayer {
-        self.strategy = strategy;
+        self.engine.set_simultaneous_strategy(strategy);
         self
-    }
-
-    /// A simultaneous turn: the matrix-game search, the decision sampled
-    /// from the seat's equilibrium strategy.
-    fn decide_simultaneous(&mut self, request: &Request<'_>) -> Result<Verdict, PlayerError> {
-        let pos = request.game.position();
-        let v = pos.variant().clone();
-        if self.sim.as_ref().is_none_or(|(spec, _)| *spec != v.spec) {
-            let eval = self.engine.evaluator(&v);
-            self.sim = Some((v.spec.clone(), SimSearcher::new(eval, self.seed)));
-        }
-        let (_, sim) = self.sim.as_mut().expect("invariant: built above");
-        sim.set_strategy(self.strategy, request.seat);
-        sim.set_threads(self.engine.options().threads);
-        let mut time = self.limits.movetime;
-        if let Some(clock) = request.clock {
-            time = Some(match clock.control() {
-                TimeControl::PerMove(d) => d,
-                TimeControl::Clock { inc, .. } => {
-                    let left = clock.left()[request.seat];
-                    left / 30 + inc * 3 / 4
-                }
-            });
-        }
-        let limits = SimLimits {
-            depth: self.limits.depth,
-            nodes: self.limits.nodes,
-            time,
-        };
-        let r = sim
-            .search(pos, &limits, &SearchControl::new(), &mut |_| {})
-            .ok_or_else(|| PlayerError::Protocol("no decision: the game is over".into()))?;
-        let decision = sim
-            .choose(&r, request.seat)
-            .ok_or_else(|| PlayerError::Protocol("the seat does not decide now".into()))?;
-        let p = r
-            .strategy(request.seat)
-            .and_then(|s| s.iter().find(|d| d.decision == decision))
-            .map_or(1.0, |d| d.probability);
-        // The value from the deciding seat's point of view.
-        let own = if request.seat.index() == 0 {
-            r.value
-        } else {
-            -r.value
-        };
-        let cp = own.round().clamp(-1e6, 1e6) as i32;
-        Ok(Verdict {
-            decision,
-            note: Some(format!(
-                "value {cp} depth {} nodes {} p={p:.2}",
-                r.depth, r.nodes
-            )),
-            eval: Some(Eval {
-                cp: Some(cp.clamp(-50_000, 50_000)),
-                mate: None,
-                depth: Some(r.depth),
-            }),
-        })
     }
 }
 
@@ -132,10 +63,8 @@ impl Player for EnginePlayer {
 
     fn decide(&mut self, request: &Request<'_>) -> Result<Verdict, PlayerError> {
         let pos = request.game.position();
-        if pos.turn().is_simultaneous() {
-            return self.decide_simultaneous(request);
-        }
         let mut limits = self.limits.clone();
+        limits.seat = Some(request.seat);
         if let Some(clock) = request.clock {
             match clock.control() {
                 TimeControl::PerMove(d) => limits.movetime = Some(d),
@@ -149,12 +78,19 @@ impl Player for EnginePlayer {
         let r = self
             .engine
             .search(pos, &limits, &SearchControl::new(), &mut |_| {});
-        let m = r
-            .best
-            .ok_or_else(|| PlayerError::Protocol("the search found no move".into()))?;
+        let decision = match r.best {
+            Some(m) => Decision::Move(m),
+            None if r.pass => Decision::Pass,
+            None => return Err(PlayerError::Protocol("the search found no move".into())),
+        };
+        let mut note = format!("{} depth {} nodes {}", r.score, r.depth, r.nodes);
+        if let Some((_, p)) = r.strategy.iter().find(|(d, _)| *d == decision) {
+            // A sampled decision of a mixed strategy: its probability.
+            note += &format!(" p={p:.2}");
+        }
         Ok(Verdict {
-            decision: Decision::Move(m),
-            note: Some(format!("{} depth {} nodes {}", r.score, r.depth, r.nodes)),
+            decision,
+            note: Some(note),
             eval: Some(match r.score {
                 Score::Cp(cp) => Eval {
                     cp: Some(cp),

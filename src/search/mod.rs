@@ -88,6 +88,9 @@ pub struct Engine {
     sim: Option<(String, simultaneous::SimSearcher)>,
     /// Seed of the simultaneous search's sampled decisions.
     sim_seed: u64,
+    /// How simultaneous turns are decided (the equilibrium; the
+    /// sequential views for comparison matches).
+    sim_strategy: simultaneous::Strategy,
 }
 
 impl std::fmt::Debug for Engine {
@@ -121,6 +124,7 @@ impl Engine {
             tablebases: None,
             sim: None,
             sim_seed: 0,
+            sim_strategy: simultaneous::Strategy::Equilibrium,
         }
     }
 
@@ -131,6 +135,13 @@ impl Engine {
         if let Some((_, s)) = &mut self.sim {
             s.reseed(seed);
         }
+    }
+
+    /// Decides simultaneous turns by `strategy`: the equilibrium (the
+    /// default), or one of the sequential views that comparison matches
+    /// play against it.
+    pub fn set_simultaneous_strategy(&mut self, strategy: simultaneous::Strategy) {
+        self.sim_strategy = strategy;
     }
 
     /// A simultaneous turn: the matrix-game search for `limits.seat` (the
@@ -184,6 +195,8 @@ impl Engine {
         let sign = if seat.index() == 0 { 1.0 } else { -1.0 };
         let (_, sim) = self.sim.as_mut().expect("invariant: built above");
         sim.set_threads(self.options.threads);
+        sim.set_hash_mb(self.options.hash_mb);
+        sim.set_strategy(self.sim_strategy, seat);
         let found = sim.search(pos, &sim_limits, control, &mut |info| {
             let own = sign * info.value;
             on_info(&SearchInfo {

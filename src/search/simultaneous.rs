@@ -39,6 +39,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use arrayvec::ArrayVec;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -72,8 +73,8 @@ pub fn score_of(value: f64) -> super::score::Score {
 /// Values closer than this are equal (centipawns).
 const EPS: f64 = 0.5;
 
-/// Entries kept in the search's table before it is cleared.
-const TABLE_LIMIT: usize = 1 << 21;
+/// The table's size when nobody sets one (`Hash`'s default).
+const DEFAULT_TABLE_MB: usize = 16;
 
 /// How the engine chooses its decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -161,15 +162,52 @@ struct Entry {
     depth: u32,
     value: f64,
     bound: BoundKind,
-    /// The most probable decisions of the two seats in the last solution.
-    best: (Decision, Decision),
+    /// Where the next search of the node starts.
+    seed: Seed,
 }
 
+/// How many decisions per seat a table entry keeps to seed the next
+/// search of its node.
+const SEED: usize = 8;
+
+/// The decisions of each seat in the support of a node's last solution,
+/// most probable first, as indices into the node's decisions in the
+/// order the move generator lists them (two bytes each, so that an entry
+/// stays small). The double oracle starts the next search of the node (a
+/// deeper iteration, or the same child asked again with another window)
+/// from them instead of rediscovering them one best response at a time.
+#[derive(Clone, Debug, Default)]
+struct Seed {
+    rows: ArrayVec<u16, SEED>,
+    cols: ArrayVec<u16, SEED>,
+}
+
+impl Seed {
+    /// The seed of a solution: the support (under `p`) of the restricted
+    /// lines `idx`, most probable first, by generation index (`ids`).
+    fn of(ids: &[u16], idx: &[usize], p: &[f64]) -> ArrayVec<u16, SEED> {
+        let mut lines: Vec<usize> = idx.iter().copied().filter(|&i| p[i] > 1e-9).collect();
+        lines.sort_by(|a, b| p[*b].total_cmp(&p[*a]));
+        lines.iter().take(SEED).map(|&i| ids[i]).collect()
+    }
+}
+
+/// One slot of the table: the key, the entry and the search (by number)
+/// that stored it.
+type Slot = Option<(u64, Entry, u32)>;
+
 /// The table, shared by the threads of a search (sharded so that threads
-/// rarely wait for each other).
+/// rarely wait for each other): a fixed number of slots, so that its
+/// memory is what `Hash` says; a slot keeps the deeper of two entries
+/// unless its entry is from an earlier search.
 #[derive(Debug)]
 struct SharedTable {
-    shards: Vec<Mutex<HashMap<u64, Entry>>>,
+    shards: Vec<Mutex<Vec<Slot>>>,
+    /// Slots per shard.
+    per_shard: std::sync::atomic::AtomicUsize,
+    /// The number of the current search (entries of earlier ones are
+    /// replaced first).
+    generation: std::sync::atomic::AtomicU32,
 }
 
 /// Shards of the shared table.
@@ -177,40 +215,86 @@ const SHARDS: usize = 64;
 
 impl SharedTable {
     fn new() -> SharedTable {
-        SharedTable {
-            shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
+        let table = SharedTable {
+            shards: (0..SHARDS).map(|_| Mutex::new(Vec::new())).collect(),
+            per_shard: std::sync::atomic::AtomicUsize::new(0),
+            generation: std::sync::atomic::AtomicU32::new(0),
+        };
+        table.set_mb(DEFAULT_TABLE_MB);
+        table
+    }
+
+    /// Sizes the table to about `mb` megabytes (at least one slot per
+    /// shard); a new size empties it.
+    fn set_mb(&self, mb: usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let slots = mb.saturating_mul(1 << 20) / std::mem::size_of::<Slot>();
+        let per_shard = (slots / SHARDS).max(1);
+        if self.per_shard.swap(per_shard, Relaxed) != per_shard {
+            for shard in &self.shards {
+                *shard.lock().unwrap_or_else(|p| p.into_inner()) = vec![None; per_shard];
+            }
         }
     }
 
-    fn shard(&self, key: u64) -> std::sync::MutexGuard<'_, HashMap<u64, Entry>> {
-        // A thread that panicked while holding a shard left a usable map.
-        self.shards[(key >> 58) as usize % SHARDS]
+    /// A new search: entries stored from now on replace older ones.
+    fn new_search(&self) {
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The shard of `key` and the slot's index in it.
+    fn shard(&self, key: u64) -> (std::sync::MutexGuard<'_, Vec<Slot>>, usize) {
+        // A thread that panicked while holding a shard left usable slots.
+        let shard = self.shards[(key >> 58) as usize % SHARDS]
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(|p| p.into_inner());
+        let at = (key % shard.len().max(1) as u64) as usize;
+        (shard, at)
     }
 
     fn get(&self, key: u64) -> Option<Entry> {
-        self.shard(key).get(&key).cloned()
+        let (shard, at) = self.shard(key);
+        match shard.get(at) {
+            Some(Some((k, e, _))) if *k == key => Some(e.clone()),
+            _ => None,
+        }
     }
 
     fn insert(&self, key: u64, e: Entry) {
-        let mut s = self.shard(key);
-        if s.len() >= TABLE_LIMIT / SHARDS {
-            s.clear();
+        let generation = self.generation.load(std::sync::atomic::Ordering::Relaxed);
+        let (mut shard, at) = self.shard(key);
+        let Some(slot) = shard.get_mut(at) else {
+            return;
+        };
+        let replace = match slot {
+            None => true,
+            Some((k, old, g)) => *k == key || *g != generation || e.depth >= old.depth,
+        };
+        if replace {
+            *slot = Some((key, e, generation));
         }
-        s.insert(key, e);
     }
 
     fn clear(&self) {
         for s in &self.shards {
-            s.lock().unwrap_or_else(|p| p.into_inner()).clear();
+            s.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .iter_mut()
+                .for_each(|slot| *slot = None);
         }
     }
 
     fn len(&self) -> usize {
         self.shards
             .iter()
-            .map(|s| s.lock().unwrap_or_else(|p| p.into_inner()).len())
+            .map(|s| {
+                s.lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .iter()
+                    .filter(|slot| slot.is_some())
+                    .count()
+            })
             .sum()
     }
 }
@@ -235,6 +319,9 @@ pub struct SimSearcher {
     /// must answer).
     interruptible: bool,
     rng: SmallRng,
+    /// The root's restricted lines of the last iteration (the next one
+    /// starts from them).
+    root_seed: (Vec<usize>, Vec<usize>),
     /// How the searching seat plays.
     strategy: Strategy,
     /// The seat the sequential strategies play for.
@@ -254,6 +341,11 @@ impl std::fmt::Debug for SimSearcher {
 struct Node {
     rows: Vec<Decision>,
     cols: Vec<Decision>,
+    /// Each row's index in the order the move generator listed the rows
+    /// (the table's seeds refer to it; the search reorders the rows).
+    row_ids: Vec<u16>,
+    /// The same for the columns.
+    col_ids: Vec<u16>,
     white: Seat,
     black: Seat,
 }
@@ -272,6 +364,7 @@ impl SimSearcher {
             node_limit: None,
             interruptible: false,
             rng: SmallRng::seed_from_u64(seed),
+            root_seed: (vec![0], vec![0]),
             strategy: Strategy::Equilibrium,
             me: Seat::FIRST,
         }
@@ -359,6 +452,11 @@ impl SimSearcher {
         Ok((s * best, choice.0, choice.1))
     }
 
+    /// Bounds the table to about `mb` megabytes (the `Hash` option).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.table.set_mb(mb);
+    }
+
     /// Sets the number of search threads (at least 1).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
@@ -377,6 +475,7 @@ impl SimSearcher {
             node_limit: None,
             interruptible: true,
             rng: SmallRng::seed_from_u64(0x4e1_9e3 ^ id as u64),
+            root_seed: (vec![0], vec![0]),
             strategy: self.strategy,
             me: self.me,
         }
@@ -461,6 +560,8 @@ impl SimSearcher {
             return None;
         }
         self.nodes = 0;
+        self.root_seed = (vec![0], vec![0]);
+        self.table.new_search();
         let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
         let mut best: Option<SimResult> = None;
         let mut p = pos.clone();
@@ -514,10 +615,18 @@ impl SimSearcher {
             if value.abs() >= WIN - 1000.0 {
                 break;
             }
+            // An unfinished iteration is thrown away, so one that would
+            // not finish is not started: each costs many times the one
+            // before (from the start, depth 2 about 20 times depth 1, and
+            // depth 3 about 1,000 times depth 2).
             if let Some(t) = limits.time
                 && start.elapsed() * 3 > t
             {
-                // The next iteration would not finish.
+                break;
+            }
+            if let Some(n) = limits.nodes
+                && self.nodes.saturating_mul(4) > n
+            {
                 break;
             }
         }
@@ -556,15 +665,26 @@ impl SimSearcher {
         match self.serial_outer() {
             // The double oracle's final strategies are equilibrium
             // strategies of the whole game.
-            None => self.solve_node_at(
-                pos,
-                node,
-                depth,
-                0,
-                f64::NEG_INFINITY,
-                f64::INFINITY,
-                control,
-            ),
+            None => {
+                // Each iteration starts from the lines the last one needed.
+                let (rows, cols) = self.root_seed.clone();
+                let (v, x, y, rows, cols) = self.solve_node_at(
+                    pos,
+                    node,
+                    rows,
+                    cols,
+                    depth,
+                    0,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                    control,
+                )?;
+                let support = |idx: Vec<usize>, p: &[f64]| -> Vec<usize> {
+                    idx.into_iter().filter(|&i| p[i] > 1e-9).collect()
+                };
+                self.root_seed = (support(rows, &x), support(cols, &y));
+                Ok((v, x, y))
+            }
             Some(white_outer) => {
                 let (v, i, j) = self.serial(
                     pos,
@@ -653,9 +773,9 @@ impl SimSearcher {
             return Ok(terminal(o));
         }
         let key = pos.hash();
-        let mut hint = None;
+        let mut hint: Option<Seed> = None;
         if let Some(e) = self.table.get(key) {
-            hint = Some(e.best);
+            hint = Some(e.seed.clone());
             if e.depth >= depth {
                 match e.bound {
                     BoundKind::Exact => return Ok(e.value),
@@ -665,16 +785,26 @@ impl SimSearcher {
                 }
             }
         }
-        order(pos, &mut node, hint);
-        let (value, x, y) = match self.serial_outer() {
-            None => self.solve_node_at(pos, &node, depth, ply, alpha, beta, control)?,
+        let (seed_rows, seed_cols) = order(pos, &mut node, hint.as_ref());
+        let (value, x, y, rows, cols) = match self.serial_outer() {
+            None => self.solve_node_at(
+                pos,
+                &node,
+                (0..seed_rows.max(1)).collect(),
+                (0..seed_cols.max(1)).collect(),
+                depth,
+                ply,
+                alpha,
+                beta,
+                control,
+            )?,
             Some(white_outer) => {
                 let (v, i, j) =
                     self.serial(pos, &node, depth, ply, alpha, beta, white_outer, control)?;
                 let (mut x, mut y) = (vec![0.0; node.rows.len()], vec![0.0; node.cols.len()]);
                 x[i] = 1.0;
                 y[j] = 1.0;
-                (v, x, y)
+                (v, x, y, vec![i], vec![j])
             }
         };
         let bound = if value <= alpha {
@@ -684,20 +814,17 @@ impl SimSearcher {
         } else {
             BoundKind::Exact
         };
-        let argmax = |v: &[f64]| {
-            v.iter()
-                .enumerate()
-                .max_by(|a, b| a.1.total_cmp(b.1))
-                .map_or(0, |(i, _)| i)
+        let seed = Seed {
+            rows: Seed::of(&node.row_ids, &rows, &x),
+            cols: Seed::of(&node.col_ids, &cols, &y),
         };
-        let best = (node.rows[argmax(&x)], node.cols[argmax(&y)]);
         self.table.insert(
             key,
             Entry {
                 depth,
                 value,
                 bound,
-                best,
+                seed,
             },
         );
         Ok(value)
@@ -708,22 +835,23 @@ impl SimSearcher {
         v as f64
     }
 
-    /// A node's value and both seats' strategies (over all their choices)
-    /// by the double oracle, started from the first row and column.
-    #[allow(clippy::too_many_arguments)]
+    /// A node's value, both seats' strategies (over all their choices)
+    /// and the restricted lines the double oracle needed, starting from
+    /// the lines `rows` × `cols`.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     fn solve_node_at(
         &mut self,
         pos: &mut Position,
         node: &Node,
+        mut rows: Vec<usize>,
+        mut cols: Vec<usize>,
         depth: u32,
         ply: u32,
         alpha: f64,
         beta: f64,
         control: &SearchControl,
-    ) -> Result<(f64, Vec<f64>, Vec<f64>), Abort> {
+    ) -> Result<(f64, Vec<f64>, Vec<f64>, Vec<usize>, Vec<usize>), Abort> {
         let mut m: HashMap<(usize, usize), (f64, BoundKind)> = HashMap::new();
-        let mut rows = vec![0usize];
-        let mut cols = vec![0usize];
         let (value, xs, ys) = self.double_oracle(
             pos, node, depth, ply, alpha, beta, control, &mut m, &mut rows, &mut cols,
         )?;
@@ -731,6 +859,8 @@ impl SimSearcher {
             value,
             expand(&xs, &rows, node.rows.len()),
             expand(&ys, &cols, node.cols.len()),
+            rows,
+            cols,
         ))
     }
 
@@ -751,11 +881,18 @@ impl SimSearcher {
         cols: &mut Vec<usize>,
     ) -> Result<(f64, Vec<f64>, Vec<f64>), Abort> {
         loop {
-            // Exact values of the restricted game.
+            // Exact values of the restricted game. A single cell is its
+            // game's value, so the node's window serves it: beyond the
+            // window the bound is all the tests below need (when a line
+            // then joins, the cell is searched again exactly).
             let mut a = vec![vec![0.0; cols.len()]; rows.len()];
-            for (ri, &i) in rows.iter().enumerate() {
-                for (ci, &j) in cols.iter().enumerate() {
-                    a[ri][ci] = self.exact(pos, node, i, j, depth, ply, control, m)?;
+            if let ([i], [j]) = (&rows[..], &cols[..]) {
+                a[0][0] = self.bounded(pos, node, *i, *j, depth, ply, alpha, beta, control, m)?;
+            } else {
+                for (ri, &i) in rows.iter().enumerate() {
+                    for (ci, &j) in cols.iter().enumerate() {
+                        a[ri][ci] = self.exact(pos, node, i, j, depth, ply, control, m)?;
+                    }
                 }
             }
             let GameSolution {
@@ -763,33 +900,31 @@ impl SimSearcher {
                 row: x,
                 col: y,
             } = matrix_game::solve(&a);
-            // A row doing better than v against y.
+            // A row doing better than v against y, and a column holding
+            // White below v against x. Beyond the window only what would
+            // bring the value back into it matters: when v <= alpha a row
+            // must beat alpha (with none, the best answer to y, hence the
+            // value, is at most alpha), when v >= beta a column must hold
+            // White below beta; and that side is asked first.
+            let rows_first = v < beta;
             let mut new_row = None;
-            for i in 0..node.rows.len() {
-                if rows.contains(&i) {
-                    continue;
-                }
-                if self.line_beats(pos, node, true, i, cols, &y, v, depth, ply, control, m)? {
-                    new_row = Some(i);
-                    break;
-                }
-            }
-            if new_row.is_none() && v <= alpha {
-                // No row beats v against y: the value is at most v.
-                return Ok((v, x, y));
-            }
             let mut new_col = None;
-            for j in 0..node.cols.len() {
-                if cols.contains(&j) {
-                    continue;
+            for pass in 0..2 {
+                if (pass == 0) == rows_first {
+                    let t = v.max(alpha);
+                    new_row =
+                        self.new_line(pos, node, true, rows, cols, &y, t, depth, ply, control, m)?;
+                    if new_row.is_none() && v <= alpha {
+                        return Ok((alpha, x, y));
+                    }
+                } else {
+                    let t = v.min(beta);
+                    new_col =
+                        self.new_line(pos, node, false, cols, rows, &x, t, depth, ply, control, m)?;
+                    if new_col.is_none() && v >= beta {
+                        return Ok((beta, x, y));
+                    }
                 }
-                if self.line_beats(pos, node, false, j, rows, &x, v, depth, ply, control, m)? {
-                    new_col = Some(j);
-                    break;
-                }
-            }
-            if new_col.is_none() && v >= beta {
-                return Ok((v, x, y));
             }
             match (new_row, new_col) {
                 (None, None) => return Ok((v, x, y)),
@@ -799,6 +934,38 @@ impl SimSearcher {
                 }
             }
         }
+    }
+
+    /// The first line (row when `row`, else column) outside `taken`
+    /// that beats `v` against the other seat's strategy `q` on `others`.
+    #[allow(clippy::too_many_arguments)]
+    fn new_line(
+        &mut self,
+        pos: &mut Position,
+        node: &Node,
+        row: bool,
+        taken: &[usize],
+        others: &[usize],
+        q: &[f64],
+        v: f64,
+        depth: u32,
+        ply: u32,
+        control: &SearchControl,
+        m: &mut HashMap<(usize, usize), (f64, BoundKind)>,
+    ) -> Result<Option<usize>, Abort> {
+        let n = if row {
+            node.rows.len()
+        } else {
+            node.cols.len()
+        };
+        for k in 0..n {
+            if !taken.contains(&k)
+                && self.line_beats(pos, node, row, k, others, q, v, depth, ply, control, m)?
+            {
+                return Ok(Some(k));
+            }
+        }
+        Ok(None)
     }
 
     /// Whether line `k` — row `k` when `row` (White's choice), else
@@ -840,10 +1007,54 @@ impl SimSearcher {
             let r = self.bounded(pos, node, i, j, depth, ply, alpha, beta, control, m)?;
             return Ok(better(r));
         }
-        let mut u = 0.0;
-        for (o, p) in support {
+        // Against a mixed strategy the children are asked one by one
+        // (most probable first) with a null window at the level that
+        // all children still to ask would have to keep for the mean to
+        // stay on `v`'s side: a child far on that side raises the level
+        // for the rest. Children that favour the line are then searched
+        // exactly; the others are bounds against it, and when their sum
+        // with the exact ones does not beat `v`, neither does the mean
+        // (most lines end here). Otherwise the rest are searched exactly.
+        let favours = if row {
+            BoundKind::Lower
+        } else {
+            BoundKind::Upper
+        };
+        let mut support = support;
+        support.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut rest: f64 = support.iter().map(|(_, p)| p).sum();
+        let mut known = 0.0;
+        let mut cells = Vec::with_capacity(support.len());
+        for &(o, p) in &support {
+            let level = (v - known) / rest;
+            rest -= p;
+            let (alpha, beta) = if row {
+                (level, level + EPS)
+            } else {
+                (level - EPS, level)
+            };
             let (i, j) = cell(o);
-            u += p * self.exact(pos, node, i, j, depth, ply, control, m)?;
+            let r = self.bounded(pos, node, i, j, depth, ply, alpha, beta, control, m)?;
+            let kind = m.get(&(i, j)).map_or(BoundKind::Exact, |e| e.1);
+            known += p * r;
+            cells.push((i, j, p, r, kind));
+        }
+        for c in cells.iter_mut().filter(|c| c.4 == favours) {
+            c.3 = self.exact(pos, node, c.0, c.1, depth, ply, control, m)?;
+            c.4 = BoundKind::Exact;
+        }
+        let bound: f64 = cells.iter().map(|c| c.2 * c.3).sum();
+        if !better(bound) {
+            return Ok(false);
+        }
+        let mut u = 0.0;
+        for c in cells {
+            let r = if c.4 == BoundKind::Exact {
+                c.3
+            } else {
+                self.exact(pos, node, c.0, c.1, depth, ply, control, m)?
+            };
+            u += c.2 * r;
         }
         Ok(better(u))
     }
@@ -957,17 +1168,22 @@ fn node_of(pos: &Position) -> Option<Node> {
     if options.len() != 2 || options.iter().any(|o| o.decisions.is_empty()) {
         return None;
     }
+    // Generation indices fit two bytes: no board lists 65,536 moves.
+    let ids = |n: usize| (0..n).map(|i| i as u16).collect();
     Some(Node {
         white: options[0].seat,
         black: options[1].seat,
+        row_ids: ids(options[0].decisions.len()),
+        col_ids: ids(options[1].decisions.len()),
         rows: options[0].decisions.clone(),
         cols: options[1].decisions.clone(),
     })
 }
 
-/// Orders a node's choices: the table's hint first, then captures by the
-/// value of the captured piece, then the rest (passes last).
-fn order(pos: &Position, node: &mut Node, hint: Option<(Decision, Decision)>) {
+/// Orders a node's choices: the table's seed first (in its order), then
+/// captures by the value of the captured piece, then the rest (passes
+/// last). Returns how many seed decisions of each seat lead the lists.
+fn order(pos: &Position, node: &mut Node, hint: Option<&Seed>) -> (usize, usize) {
     let v = pos.variant();
     let key = |d: &Decision| -> i32 {
         match d {
@@ -986,18 +1202,32 @@ fn order(pos: &Position, node: &mut Node, hint: Option<(Decision, Decision)>) {
             }
         }
     };
-    for (list, first) in [
-        (&mut node.rows, hint.map(|h| h.0)),
-        (&mut node.cols, hint.map(|h| h.1)),
-    ] {
-        list.sort_by_key(|d| std::cmp::Reverse(key(d)));
-        if let Some(f) = first
-            && let Some(at) = list.iter().position(|d| *d == f)
-        {
-            let d = list.remove(at);
-            list.insert(0, d);
+    let mut led = [0usize; 2];
+    for (k, (list, ids, seed)) in [
+        (&mut node.rows, &mut node.row_ids, hint.map(|h| &h.rows[..])),
+        (&mut node.cols, &mut node.col_ids, hint.map(|h| &h.cols[..])),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // Sort keys: the seed's rank for seeded lines (a stale seed from
+        // another position of the same hash names lines that may not
+        // exist: those are ignored), then captures.
+        let seed = seed.unwrap_or(&[]);
+        let rank = |id: u16| seed.iter().position(|&s| s == id);
+        let mut lines: Vec<(Decision, u16)> =
+            list.iter().copied().zip(ids.iter().copied()).collect();
+        lines.sort_by_key(|&(d, id)| match rank(id) {
+            Some(r) => (0, r as i32),
+            None => (1, -key(&d)),
+        });
+        led[k] = lines.iter().filter(|&&(_, id)| rank(id).is_some()).count();
+        for (slot, (d, id)) in list.iter_mut().zip(ids.iter_mut()).zip(lines) {
+            *slot.0 = d;
+            *slot.1 = id;
         }
     }
+    (led[0], led[1])
 }
 
 /// A restricted strategy spread over all `n` choices.
@@ -1007,4 +1237,42 @@ fn expand(p: &[f64], idx: &[usize], n: usize) -> Vec<f64> {
         out[i] = q;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_slot_takes_72_bytes() {
+        // docs/engine.md gives the slot's size; Hash counts slots by it.
+        assert_eq!(std::mem::size_of::<Slot>(), 72);
+    }
+
+    #[test]
+    fn the_table_keeps_the_deeper_entry_of_one_search_and_replaces_older_searches() {
+        let table = SharedTable::new();
+        table.set_mb(1);
+        let entry = |depth| Entry {
+            depth,
+            value: depth as f64,
+            bound: BoundKind::Exact,
+            seed: Seed::default(),
+        };
+        let per_shard = table.per_shard.load(std::sync::atomic::Ordering::Relaxed) as u64;
+        // Two keys of one shard and one slot.
+        let (a, b) = (5, 5 + per_shard);
+        table.insert(a, entry(3));
+        table.insert(b, entry(2));
+        assert_eq!(table.get(a).map(|e| e.depth), Some(3));
+        assert!(table.get(b).is_none());
+        table.insert(b, entry(4));
+        assert_eq!(table.get(b).map(|e| e.depth), Some(4));
+        assert!(table.get(a).is_none());
+        table.new_search();
+        table.insert(a, entry(1));
+        assert_eq!(table.get(a).map(|e| e.depth), Some(1));
+        table.clear();
+        assert_eq!(table.len(), 0);
+    }
 }

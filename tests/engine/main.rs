@@ -8,4 +8,5 @@
 mod reference;
 mod search;
 mod search_endgames;
+mod simultaneous_search;
 mod tactics;
