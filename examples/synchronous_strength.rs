@@ -26,8 +26,8 @@ use ndchess::game::{DriverOptions, EnginePlayer, Game, run};
 use ndchess::rules::position::Position;
 use ndchess::search::simultaneous::Strategy;
 use ndchess::search::{EngineOptions, Limits};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
 struct Args {
@@ -76,20 +76,7 @@ fn args() -> Result<Args, String> {
 /// The start after `turns` random joint decisions (seeded).
 fn opening(v: &std::sync::Arc<Variant>, turns: usize, seed: u64) -> Position {
     let mut rng = SmallRng::seed_from_u64(seed);
-    loop {
-        let mut pos = Position::start(v);
-        for _ in 0..turns {
-            let all = pos.joint_decisions();
-            if all.is_empty() {
-                break;
-            }
-            let j = &all[rng.random_range(0..all.len())];
-            pos.make_joint(j).expect("a listed joint decision");
-        }
-        if pos.outcome().is_none() && pos.phase() == ndchess::board::seating::Phase::Main {
-            return pos;
-        }
-    }
+    Position::after_random_joint_decisions(v, turns, &mut rng).unwrap_or_else(|| Position::start(v))
 }
 
 /// One game: the simultaneous search on `seat`, the baseline on the other;

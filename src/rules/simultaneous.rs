@@ -392,6 +392,33 @@ impl Position {
         }
         options.iter().map(|o| o.decisions.len() as u64).product()
     }
+
+    /// A position of `v` after `turns` joint decisions drawn with `rng`
+    /// from the start, in a main phase with the game on (the openings of
+    /// comparison matches, test positions); a line that ends the game or
+    /// stops in an exchange phase is drawn again, at most 1,000 times.
+    pub fn after_random_joint_decisions<R: rand::Rng + ?Sized>(
+        v: &std::sync::Arc<crate::board::variant::Variant>,
+        turns: usize,
+        rng: &mut R,
+    ) -> Option<Position> {
+        use rand::RngExt;
+        for _ in 0..1000 {
+            let mut pos = Position::start(v);
+            for _ in 0..turns {
+                let all = pos.joint_decisions();
+                if all.is_empty() {
+                    break;
+                }
+                let joint = &all[rng.random_range(0..all.len())];
+                pos.make_joint_listed(joint);
+            }
+            if pos.outcome().is_none() && pos.phase() == Phase::Main {
+                return Some(pos);
+            }
+        }
+        None
+    }
 }
 
 /// Leaves of the joint-decision tree of depth `depth`: one ply is one

@@ -972,8 +972,9 @@ impl SimSearcher {
     /// column `k` — does better for its seat than `v` against the other
     /// seat's strategy `q` on `others`: a row gets more than `v`, a column
     /// holds White below it. Against a pure strategy one child is asked
-    /// with the window beyond `v`; against a mixed one the support's
-    /// children are searched exactly.
+    /// with a null window at `v`; against a mixed one each child of the
+    /// support with a null window first (below), exactly only where the
+    /// bounds do not settle it.
     #[allow(clippy::too_many_arguments)]
     fn line_beats(
         &mut self,

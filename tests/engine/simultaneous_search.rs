@@ -115,25 +115,6 @@ fn backward(
     ]
 }
 
-/// A position after `turns` random joint decisions (seeded) in a main
-/// phase, the game still on.
-fn random_position(v: &Arc<Variant>, turns: usize, rng: &mut SmallRng) -> Position {
-    loop {
-        let mut pos = Position::start(v);
-        for _ in 0..turns {
-            let all = pos.joint_decisions();
-            if all.is_empty() {
-                break;
-            }
-            let j = &all[rng.random_range(0..all.len())];
-            pos.make_joint(j).expect("a listed joint decision");
-        }
-        if pos.outcome().is_none() && pos.phase() == Phase::Main {
-            return pos;
-        }
-    }
-}
-
 /// The searcher's root value for `strategy` played by `me`.
 fn searched(
     pos: &Position,
@@ -161,7 +142,8 @@ fn agree(spec: &str, positions: usize, turns: std::ops::Range<usize>, depth: u32
     let mut mixed = 0;
     for k in 0..positions {
         let t = rng.random_range(turns.clone());
-        let mut pos = random_position(&v, t, &mut rng);
+        let mut pos = Position::after_random_joint_decisions(&v, t, &mut rng)
+            .expect("random lines that leave the game on");
         let text = pos.to_text();
         let values = backward(&mut pos, depth, 0, &eval, &mut scratch);
         let cases = [
