@@ -20,13 +20,15 @@
 //!   thread for front-ends);
 //! - [`game`]: one game driver for every front-end (players, clocks,
 //!   records);
-//! - [`protocol`]: the UCI and XBoard front-ends.
+//! - [`protocol`]: the UCI and XBoard front-ends;
+//! - [`gui`]: the web GUI (`ndchess serve`) and SVG diagrams.
 
 pub mod arbiter;
 pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod gui;
 pub mod protocol;
 pub mod rules;
 pub mod search;

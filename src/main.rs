@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 mod cli;
 
 use cli::VariantArgs;
-use cli::{arbiter, inspect, play, search, solve, tablebase};
+use cli::{arbiter, gui, inspect, play, search, solve, tablebase};
 
 #[derive(Parser)]
 #[command(
@@ -38,6 +38,12 @@ enum Command {
         #[command(flatten)]
         variant: VariantArgs,
     },
+    /// Draw a position as an SVG document on stdout (the web GUI's
+    /// drawing; n-D boards as grids of slices).
+    Svg(gui::SvgArgs),
+    /// Serve the web GUI: play and analyse every variant in a browser
+    /// (docs/gui.md).
+    Serve(gui::ServeArgs),
     /// List every variant with its parameters, cell count and army.
     Variants,
     /// Empty-board mobility of each piece kind (seed 001's theory).
@@ -124,6 +130,8 @@ fn main() {
         Command::Perft(args) => inspect::perft_command(&args),
         Command::Show { variant } => inspect::show(&variant),
         Command::Variants => inspect::variants(),
+        Command::Svg(args) => gui::svg_command(&args),
+        Command::Serve(args) => gui::serve_command(&args),
         Command::Mobility { variant } => inspect::mobility(&variant),
         Command::Axioms { variant } => inspect::axioms(&variant),
         Command::Analyse(args) => search::analyse(&args),

@@ -82,6 +82,9 @@ pub struct Config {
     pub site: String,
     /// No per-game lines on stderr.
     pub quiet: bool,
+    /// Publish the games live to `ndchess serve` at this WebSocket URL
+    /// (`-publish http://127.0.0.1:8080/`; docs/gui.md, "Watch").
+    pub publish: Option<String>,
 }
 
 /// A command line that cannot be run.
@@ -237,6 +240,7 @@ impl Config {
             event: "ndchess match".into(),
             site: "?".into(),
             quiet: false,
+            publish: None,
         };
         for (opt, words) in group(args)? {
             let one = || -> Result<&str, ConfigError> {
@@ -325,6 +329,7 @@ impl Config {
                 }
                 "json" | "jsonout" => c.jsonout = Some(PathBuf::from(one()?)),
                 "journal" => c.journal = Some(PathBuf::from(one()?)),
+                "publish" => c.publish = Some(crate::arbiter::publish::publish_url(one()?)?),
                 "recover" => c.recover = true,
                 "draw" => {
                     let kv = key_values(&opt, &words)?;

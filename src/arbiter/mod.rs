@@ -9,5 +9,6 @@ pub mod config;
 pub mod engine;
 pub mod openings;
 pub mod pgn;
+pub mod publish;
 pub mod stats;
 pub mod tournament;

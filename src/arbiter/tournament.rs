@@ -25,6 +25,7 @@ use super::config::{Config, Format};
 use super::engine::ExternalEngine;
 use super::openings::{self, Opening, OpeningSource};
 use super::pgn::{self, PgnHeader};
+use super::publish::{Publisher, WatchEvent, watch_game};
 use super::stats::{Penta, Sprt, SprtStatus, Wdl};
 
 /// Why a run could not go on.
@@ -598,6 +599,7 @@ fn play_job(
     opening: &Opening,
     engines: &mut [Option<ExternalEngine>],
     date: &str,
+    publisher: Option<&Publisher>,
 ) -> GameRecord {
     let started = Instant::now();
     let mut game = opening
@@ -633,11 +635,26 @@ fn play_job(
             .as_deref()
             .and_then(|dir| tablebases_for(variant, dir)),
     };
+    let names: Vec<String> = job
+        .seats
+        .iter()
+        .map(|&e| c.engines[e].name.clone())
+        .collect();
+    let mut publish = |g: &Game| {
+        if let Some(p) = publisher {
+            p.send(WatchEvent::Game(watch_game(
+                g, job.index, &c.event, &names, tc,
+            )));
+        }
+    };
+    publish(&game);
     let end = {
         let mut players: Vec<&mut dyn Player> =
             taken.iter_mut().map(|e| e as &mut dyn Player).collect();
-        crate::game::driver::run(&mut game, &mut players, &seats, &options, &mut |_| {})
+        crate::game::driver::run(&mut game, &mut players, &seats, &options, &mut publish)
     };
+    // The end may come without a step (a forfeit, an adjudication).
+    publish(&game);
     let cpu_ms: Vec<f64> = taken
         .iter()
         .zip(&cpu_before)
@@ -831,6 +848,7 @@ pub fn run(c: &Config) -> Result<Summary, RunError> {
         );
     }
     let date = pgn_date();
+    let publisher = c.publish.as_deref().map(Publisher::start);
     let stop = AtomicBool::new(false);
     let started = Instant::now();
     let (job_tx, job_rx) = crossbeam_channel::unbounded::<Job>();
@@ -847,7 +865,8 @@ pub fn run(c: &Config) -> Result<Summary, RunError> {
         for _ in 0..workers {
             let job_rx = job_rx.clone();
             let res_tx = res_tx.clone();
-            let (variant, file_openings, stop, date) = (&variant, &file_openings, &stop, &date);
+            let (variant, file_openings, stop, date, publisher) =
+                (&variant, &file_openings, &stop, &date, &publisher);
             scope.spawn(move || {
                 let mut engines: Vec<Option<ExternalEngine>> =
                     (0..c.engines.len()).map(|_| None).collect();
@@ -869,7 +888,15 @@ pub fn run(c: &Config) -> Result<Summary, RunError> {
                         );
                     }
                     let opening = opening_for(job.opening, c, variant, file_openings);
-                    let r = play_job(&job, c, variant, &opening, &mut engines, date);
+                    let r = play_job(
+                        &job,
+                        c,
+                        variant,
+                        &opening,
+                        &mut engines,
+                        date,
+                        publisher.as_ref(),
+                    );
                     if res_tx.send(r).is_err() {
                         break;
                     }
@@ -908,6 +935,14 @@ pub fn run(c: &Config) -> Result<Summary, RunError> {
                     index + 1,
                     names.join(" vs ")
                 );
+            }
+            if let Some(p) = &publisher {
+                p.send(WatchEvent::Standings {
+                    event: c.event.clone(),
+                    text: table(&s),
+                    done: done.len(),
+                    total,
+                });
             }
             let elapsed = started.elapsed();
             let left = total - done.len();
@@ -952,6 +987,9 @@ pub fn run(c: &Config) -> Result<Summary, RunError> {
             }
         }
     });
+    if let Some(p) = publisher {
+        p.finish();
+    }
     result?;
     done.sort_by_key(|g| g.index);
     let summary = summarise(&header, &done);

@@ -19,7 +19,7 @@ pub struct ArbiterArgs {
     /// `-rounds`, `-games`, `-repeat`, `-concurrency`, `-openings …`,
     /// `-pgnout`, `-json`, `-draw …`, `-resign …`, `-maxmoves`, `-sprt …`,
     /// `-ratinginterval`, `-recover`, `-wait`, `-srand`, `-shard i/N`,
-    /// `-event` (docs/arbiter.md).
+    /// `-event`, `-publish URL` (games live in `ndchess serve`; docs/arbiter.md).
     #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0..)]
     pub words: Vec<String>,
 }

@@ -3,6 +3,7 @@
 //! playing). `main.rs` only wires them to clap.
 
 pub mod arbiter;
+pub mod gui;
 pub mod inspect;
 pub mod play;
 pub mod search;
