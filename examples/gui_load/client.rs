@@ -82,16 +82,21 @@ where
                     return Ok(m);
                 }
             }
-            Some("error") => {
-                let text = m["message"].as_str().unwrap_or("").to_string();
-                if text.starts_with("malformed message") {
-                    report.provoked_errors += 1;
-                } else {
-                    return Err(format!("unexpected error: {text}"));
-                }
-            }
+            Some("error") => provoked(&m, report).map_err(|t| format!("unexpected error: {t}"))?,
             _ => {}
         }
+    }
+}
+
+/// Counts an error the client provoked (a malformed message); any other
+/// error's text is returned.
+fn provoked(m: &Value, report: &mut LoadReport) -> Result<(), String> {
+    let text = m["message"].as_str().unwrap_or("");
+    if text.starts_with("malformed message") {
+        report.provoked_errors += 1;
+        Ok(())
+    } else {
+        Err(text.to_string())
     }
 }
 
@@ -174,12 +179,7 @@ async fn play(
                     }
                 }
                 Some("error") => {
-                    let t = m["message"].as_str().unwrap_or("").to_string();
-                    if t.starts_with("malformed message") {
-                        report.provoked_errors += 1;
-                    } else {
-                        return Err(format!("{spec}: move {text}: {t}"));
-                    }
+                    provoked(&m, report).map_err(|t| format!("{spec}: move {text}: {t}"))?
                 }
                 _ => {}
             }

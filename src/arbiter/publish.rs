@@ -15,8 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::seating::Seat;
 use crate::game::clock::{Clock, TimeControl};
-use crate::game::record::{Game, Step};
-use crate::rules::moves::Decision;
+use crate::game::record::Game;
 
 use super::config::ConfigError;
 
@@ -125,19 +124,11 @@ pub fn watch_game(
         ),
         None => (think, false),
     };
-    let last = match game.plies().last().map(|p| &p.step) {
-        Some(Step::Move(m)) => vec![m.from as usize, m.to as usize],
-        Some(Step::Joint(j)) => {
-            j.0.iter()
-                .filter_map(|(_, d)| match d {
-                    Some(Decision::Move(m)) => Some([m.from as usize, m.to as usize]),
-                    _ => None,
-                })
-                .flatten()
-                .collect()
-        }
-        None => Vec::new(),
-    };
+    let last = game
+        .plies()
+        .last()
+        .map(|p| p.step.cells())
+        .unwrap_or_default();
     WatchGame {
         index,
         event: event.to_string(),

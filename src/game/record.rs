@@ -20,6 +20,27 @@ pub enum Step {
     Joint(JointDecision),
 }
 
+impl Step {
+    /// The cells the step moved pieces from and to (from, to, from, to, …;
+    /// a pass moves nothing): what a diagram marks as the last step.
+    pub fn cells(&self) -> Vec<usize> {
+        match self {
+            Step::Move(m) => vec![m.from as usize, m.to as usize],
+            Step::Joint(j) => {
+                j.0.iter()
+                    .filter_map(|(_, d)| match d {
+                        Some(crate::rules::moves::Decision::Move(m)) => {
+                            Some([m.from as usize, m.to as usize])
+                        }
+                        _ => None,
+                    })
+                    .flatten()
+                    .collect()
+            }
+        }
+    }
+}
+
 /// A step with what the record keeps of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ply {

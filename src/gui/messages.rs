@@ -22,6 +22,10 @@ pub enum ClientMsg {
         movetime_ms: Option<u64>,
         #[serde(default)]
         depth: Option<u32>,
+        /// Clocks for every seat (`5+3`, `40/300`, `0:30+1`; docs/arbiter.md's
+        /// time controls); the engine then thinks by its clock.
+        #[serde(default)]
+        time_control: Option<String>,
     },
     /// The person's move (or decision, `0000` a pass) in coordinates or,
     /// on SAN boards, in short notation.
@@ -167,5 +171,11 @@ pub struct StateView {
     pub result: Option<String>,
     pub reason: Option<String>,
     pub movetime_ms: Option<u64>,
+    /// The clocks' time control, if the game has clocks.
+    pub time_control: Option<String>,
+    /// Time left per seat in milliseconds when the message was written.
+    pub clocks_ms: Option<Vec<u64>>,
+    /// The seats whose clocks run (the page counts them down).
+    pub clocks_running: Vec<usize>,
     pub depth: Option<u32>,
 }

@@ -413,6 +413,18 @@ async fn connection(mut ws: WebSocket, state: AppState) {
                     }
                 }
             }
+            // A person's flag falls even when nothing else happens.
+            _ = async {
+                match session.deadline() {
+                    Some(d) => tokio::time::sleep_until(d.into()).await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                let reply = session.tick();
+                if !dispatch(&mut ws, &mut session, reply, &events).await {
+                    break;
+                }
+            }
             incoming = ws.recv() => {
                 let reply = match incoming {
                     Some(Ok(Message::Text(text))) => session.handle_text(text.as_str()),

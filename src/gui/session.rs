@@ -19,12 +19,13 @@
 //! seat has committed.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::arbiter::pgn;
 use crate::board::registry;
 use crate::board::seating::{Phase, Seat, Turn};
-use crate::game::record::{Game, Step};
+use crate::game::clock::{Clock, TimeControl};
+use crate::game::record::{ForfeitCause, Game, Step};
 use crate::rules::moves::{Decision, JointDecision, Move};
 use crate::rules::notation::joint::{decision_text, parse_decision};
 use crate::rules::position::Position;
@@ -127,7 +128,22 @@ pub struct Session {
     reveal: Option<String>,
     /// The engine's mixed strategy in the current simultaneous turn.
     strategies: Vec<String>,
+    /// The clocks' time control (a game without clocks: `None`).
+    time_control: Option<TimeControl>,
+    /// The clocks.
+    clock: Option<Clock>,
+    /// The clocks before each step of the record (for take-backs).
+    clocks_before: Vec<Option<Clock>>,
+    /// The clocks at the start of the current simultaneous turn.
+    turn_clock: Option<Clock>,
+    /// Since when each seat has been asked for its decision (its clock
+    /// runs).
+    asked_at: Vec<Option<Instant>>,
 }
+
+/// Time a seat may overstep its clock before it loses on time (the
+/// message's way through the socket, the engine's reply).
+const CLOCK_MARGIN: Duration = Duration::from_millis(100);
 
 fn score_cp(s: Score) -> Option<i32> {
     match s {
@@ -157,6 +173,11 @@ impl Session {
             pending: None,
             reveal: None,
             strategies: Vec::new(),
+            time_control: None,
+            clock: None,
+            clocks_before: Vec::new(),
+            turn_clock: None,
+            asked_at: vec![None; 2],
         }
     }
 
@@ -204,7 +225,14 @@ impl Session {
                 humans,
                 movetime_ms,
                 depth,
-            } => match self.new_game(&variant, fen.as_deref(), humans, movetime_ms, depth) {
+                time_control,
+            } => match self.new_game(
+                &variant,
+                fen.as_deref(),
+                humans,
+                (movetime_ms, depth),
+                time_control.as_deref(),
+            ) {
                 Ok(()) => self.advance(),
                 Err(e) => Reply::error(e.to_string()),
             },
@@ -278,8 +306,8 @@ impl Session {
         spec: &str,
         fen: Option<&str>,
         humans: Option<Vec<usize>>,
-        movetime_ms: Option<u64>,
-        depth: Option<u32>,
+        (movetime_ms, depth): (Option<u64>, Option<u32>),
+        time_control: Option<&str>,
     ) -> Result<(), SessionError> {
         let v = registry::build(spec.trim()).map_err(|e| SessionError::Variant(e.to_string()))?;
         let start = match fen.map(str::trim).filter(|f| !f.is_empty()) {
@@ -310,7 +338,19 @@ impl Session {
                 "depth must be 1 to {MAX_DEPTH}"
             )));
         }
+        let time_control = match time_control.map(str::trim).filter(|t| !t.is_empty()) {
+            Some(text) => Some(
+                TimeControl::parse(text)
+                    .map_err(|e| SessionError::Parameter(format!("time control: {e}")))?,
+            ),
+            None => None,
+        };
         self.stop_and_forget();
+        self.time_control = time_control;
+        self.clock = time_control.map(|tc| Clock::new(tc, seats));
+        self.clocks_before.clear();
+        self.turn_clock = None;
+        self.asked_at = vec![None; seats];
         self.spec = spec.trim().to_string();
         self.game = Game::new(start);
         self.humans = (0..seats).map(|s| humans.contains(&s)).collect();
@@ -377,7 +417,19 @@ impl Session {
             let Decision::Move(m) = d else {
                 return Err("a pass is not a move here".into());
             };
+            let before = self.clock.clone();
             self.game.play(m, note).map_err(|e| e.to_string())?;
+            self.clocks_before.push(before);
+            self.charge(seat);
+            return Ok(());
+        }
+        if self.pending.is_none() {
+            self.turn_clock = self.clock.clone();
+        }
+        self.charge(seat);
+        if self.game.is_over() {
+            // Out of time.
+            self.pending = None;
             return Ok(());
         }
         let seats = self.game.position().variant().seat_count();
@@ -402,6 +454,7 @@ impl Session {
             let strategies = std::mem::take(&mut self.strategies);
             match self.game.play_joint(&joint, None) {
                 Ok(_) => {
+                    self.clocks_before.push(self.turn_clock.take());
                     self.reveal = Some(if strategies.is_empty() {
                         text
                     } else {
@@ -475,13 +528,88 @@ impl Session {
         if self.pending.take().is_none() {
             // Back to the person's previous decision: at least one step,
             // then on until a person's seat decides (or the start).
-            self.game.take_back();
+            self.take_back_step();
             while !self.game.plies().is_empty() && self.asking().is_none() {
-                self.game.take_back();
+                self.take_back_step();
             }
+        } else if let Some(c) = self.turn_clock.take() {
+            self.clock = Some(c);
         }
+        self.asked_at.iter_mut().for_each(|a| *a = None);
         self.reveal = None;
         self.advance()
+    }
+
+    /// Takes back one step with the clocks as they were before it.
+    fn take_back_step(&mut self) {
+        if self.game.take_back()
+            && let Some(c) = self.clocks_before.pop()
+        {
+            self.clock = c;
+        }
+    }
+
+    /// Stops `seat`'s clock (it has decided); the game ends if its time
+    /// ran out.
+    fn charge(&mut self, seat: Seat) {
+        let Some(asked) = self.asked_at.get_mut(seat.index()).and_then(Option::take) else {
+            return;
+        };
+        if let Some(c) = self.clock.as_mut()
+            && !c.charge(seat, asked.elapsed(), CLOCK_MARGIN)
+            && !self.game.is_over()
+        {
+            self.game.forfeit(seat, ForfeitCause::Time, "loses on time");
+        }
+    }
+
+    /// When the first person asked now runs out of time, if the game has
+    /// clocks (the server wakes the session then: [`Session::tick`]).
+    pub fn deadline(&self) -> Option<Instant> {
+        let clock = self.clock.as_ref()?;
+        self.asking_seats()
+            .into_iter()
+            .filter_map(|s| {
+                let asked = self.asked_at.get(s.index()).copied().flatten()?;
+                Some(asked + clock.left()[s] + CLOCK_MARGIN)
+            })
+            .min()
+    }
+
+    /// Ends the game if a person asked now is out of time.
+    pub fn tick(&mut self) -> Reply {
+        let Some(clock) = self.clock.as_ref() else {
+            return Reply::default();
+        };
+        let now = Instant::now();
+        let flagged = self.asking_seats().into_iter().find(|&s| {
+            self.asked_at
+                .get(s.index())
+                .copied()
+                .flatten()
+                .is_some_and(|a| now.duration_since(a) > clock.left()[s] + CLOCK_MARGIN)
+        });
+        match flagged {
+            Some(seat) if !self.game.is_over() => {
+                self.stop_and_forget();
+                self.pending = None;
+                self.game.forfeit(seat, ForfeitCause::Time, "loses on time");
+                self.state_reply()
+            }
+            _ => Reply::default(),
+        }
+    }
+
+    /// Every person's seat asked now (in a simultaneous turn, all that
+    /// have not committed).
+    fn asking_seats(&self) -> Vec<Seat> {
+        self.deciders()
+            .into_iter()
+            .map(|(s, _)| s)
+            .filter(|s| {
+                self.humans[s.index()] && self.pending.as_ref().is_none_or(|p| p.get(*s).is_none())
+            })
+            .collect()
     }
 
     fn person_seat(&self) -> Option<Seat> {
@@ -594,6 +722,12 @@ impl Session {
         self.pending = None;
         self.reveal = None;
         self.strategies.clear();
+        // An imported game has no clocks.
+        self.time_control = None;
+        self.clock = None;
+        self.clocks_before.clear();
+        self.turn_clock = None;
+        self.asked_at = vec![None; seats];
         self.advance()
     }
 
@@ -630,19 +764,11 @@ impl Session {
     }
 
     fn last_cells(&self) -> Vec<usize> {
-        match self.game.plies().last().map(|p| &p.step) {
-            Some(Step::Move(m)) => vec![m.from as usize, m.to as usize],
-            Some(Step::Joint(j)) => {
-                j.0.iter()
-                    .filter_map(|(_, d)| match d {
-                        Some(Decision::Move(m)) => Some([m.from as usize, m.to as usize]),
-                        _ => None,
-                    })
-                    .flatten()
-                    .collect()
-            }
-            None => Vec::new(),
-        }
+        self.game
+            .plies()
+            .last()
+            .map(|p| p.step.cells())
+            .unwrap_or_default()
     }
 
     /// The state the page draws.
@@ -723,6 +849,31 @@ impl Session {
             result,
             reason,
             movetime_ms: self.movetime_ms,
+            time_control: self.time_control.map(|t| t.to_string()),
+            clocks_ms: self.clock.as_ref().map(|c| {
+                let now = Instant::now();
+                (0..c.left().len())
+                    .map(|i| {
+                        let s = Seat::new(i);
+                        let spent = self
+                            .asked_at
+                            .get(i)
+                            .copied()
+                            .flatten()
+                            .filter(|_| !self.game.is_over())
+                            .map(|a| now.duration_since(a))
+                            .unwrap_or_default();
+                        c.left()[s].saturating_sub(spent).as_millis() as u64
+                    })
+                    .collect()
+            }),
+            clocks_running: if self.clock.is_some() && !self.game.is_over() {
+                (0..self.asked_at.len())
+                    .filter(|&i| self.asked_at[i].is_some())
+                    .collect()
+            } else {
+                Vec::new()
+            },
             depth: self.depth,
         }
     }
@@ -766,17 +917,49 @@ impl Session {
     }
 
     fn limits_for(&self, seat: Seat) -> Limits {
-        Limits {
-            movetime: self.movetime_ms.map(Duration::from_millis),
-            depth: self.depth,
-            seat: Some(seat),
-            ..Limits::default()
+        match (&self.clock, self.time_control) {
+            (Some(c), Some(TimeControl::Clock { inc, .. })) => Limits {
+                time: c.left().values().iter().map(|&t| Some(t)).collect(),
+                inc: c.left().values().iter().map(|_| Some(inc)).collect(),
+                movestogo: c.moves_to_go(seat),
+                depth: self.depth,
+                seat: Some(seat),
+                ..Limits::default()
+            },
+            (Some(_), Some(TimeControl::PerMove(d))) => Limits {
+                movetime: Some(d),
+                depth: self.depth,
+                seat: Some(seat),
+                ..Limits::default()
+            },
+            _ => Limits {
+                movetime: self.movetime_ms.map(Duration::from_millis),
+                depth: self.depth,
+                seat: Some(seat),
+                ..Limits::default()
+            },
         }
     }
 
     /// Starts what comes next: the engine's decision for an engine seat,
     /// analysis on a person's turn, or nothing; always sends the state.
     fn advance(&mut self) -> Reply {
+        if !self.game.is_over() {
+            let now = Instant::now();
+            let undecided: Vec<Seat> = self
+                .deciders()
+                .into_iter()
+                .map(|(s, _)| s)
+                .filter(|s| self.pending.as_ref().is_none_or(|p| p.get(*s).is_none()))
+                .collect();
+            for s in undecided {
+                if let Some(a) = self.asked_at.get_mut(s.index())
+                    && a.is_none()
+                {
+                    *a = Some(now);
+                }
+            }
+        }
         let mut reply = self.state_reply();
         if self.engine.is_none() || self.running.is_some() || self.game.is_over() {
             // A search still runs (or is being stopped): its end calls
@@ -950,6 +1133,7 @@ mod tests {
             humans: Some(humans),
             movetime_ms: None,
             depth: Some(1),
+            time_control: None,
         });
         settle(s, r)
     }
@@ -1004,6 +1188,7 @@ mod tests {
                 humans: Some(humans),
                 movetime_ms: ms,
                 depth: None,
+                time_control: None,
             });
             assert!(matches!(r.messages[0], ServerMsg::Error { .. }), "{spec}");
             assert_eq!(s.state().spec, "chess");
@@ -1024,6 +1209,34 @@ mod tests {
         assert_eq!(s.game().plies().len(), 1, "one joint step");
         let reveal = s.state().reveal.expect("the turn is revealed");
         assert!(reveal.starts_with("e2e4|"), "{reveal}");
+    }
+
+    #[test]
+    fn a_person_whose_clock_runs_out_loses_on_time_and_bad_controls_are_refused() {
+        let mut s = Session::new(options());
+        let with_clocks = |tc: &str| ClientMsg::New {
+            variant: "chess".into(),
+            fen: None,
+            humans: Some(vec![0]),
+            movetime_ms: None,
+            depth: None,
+            time_control: Some(tc.into()),
+        };
+        let r = s.handle(with_clocks("nonsense"));
+        assert!(matches!(r.messages[0], ServerMsg::Error { .. }));
+        let r = s.handle(with_clocks("0:0.05"));
+        settle(&mut s, r);
+        let st = s.state();
+        assert_eq!(st.clocks_running, vec![0]);
+        let deadline = s.deadline().expect("the person's clock runs");
+        std::thread::sleep(deadline.saturating_duration_since(std::time::Instant::now()));
+        std::thread::sleep(Duration::from_millis(5));
+        let r = s.tick();
+        assert!(!r.messages.is_empty());
+        let st = s.state();
+        assert_eq!(st.result.as_deref(), Some("0-1"));
+        assert!(st.reason.unwrap_or_default().contains("on time"));
+        assert!(s.deadline().is_none());
     }
 
     #[test]

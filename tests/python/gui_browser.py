@@ -40,8 +40,9 @@ def state(page):
     return page.evaluate("window.ndchess.state")
 
 
-def new_game(page, spec, humans="0", fen="", movetime="100", depth=""):
+def new_game(page, spec, humans="0", fen="", movetime="100", depth="", tc=""):
     count = page.evaluate("window.ndchess.messages")
+    page.fill("#tc", tc)
     page.fill("#variant", spec)
     page.fill("#fen", fen)
     page.fill("#humans", humans)
@@ -207,6 +208,18 @@ def main():
         page.wait_for_function("window.ndchess.state.result !== null")
         st = state(page)
         assert st["result"] == "0-1" and "resign" in st["reason"], st["result"]
+
+        # Clocks: the engine thinks by its clock; a person who does not move
+        # loses on time.
+        st = new_game(page, "chess", tc="0:3+0")
+        assert st["clocks_ms"] and st["clocks_running"] == [0], st["clocks_ms"]
+        st = play_click(page, "chess", "e2", "e4")
+        assert st["clocks_ms"][0] < 3000 and st["clocks_ms"][1] < 3000, st["clocks_ms"]
+        assert "white" in page.inner_text("#clocks")
+        page.wait_for_function("window.ndchess.state.result !== null", timeout=30000)
+        st = state(page)
+        assert st["result"] == "0-1" and "on time" in st["reason"], (st["result"], st["reason"])
+        log("clocks: the engine moved by its clock, the person lost on time")
 
         # A game finished by mate, clicked on the board.
         st = new_game(page, "chess", fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")

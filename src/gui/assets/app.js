@@ -10,6 +10,7 @@ let state = null;
 let selected = null;
 let infos = new Map();
 let previewing = false;
+let clocksAt = 0;
 let watching = false;
 const watchGames = new Map();
 let watchLatest = null;
@@ -151,6 +152,8 @@ function render() {
   }
   $("status").textContent = status;
   $("reveal").textContent = state.reveal ? "Turn revealed: " + state.reveal : "";
+  clocksAt = performance.now();
+  renderClocks();
   $("pass").hidden = !state.legal.some((l) => l.from === null);
   $("analyse").textContent = state.analysing ? "Analysing (click to end)" : "Analyse";
   const hist = $("history");
@@ -168,6 +171,20 @@ function render() {
     infos = new Map();
     renderInfo();
   }
+}
+
+function renderClocks() {
+  const box = $("clocks");
+  if (!state || !state.clocks_ms) { box.textContent = ""; return; }
+  const passed = performance.now() - clocksAt;
+  box.innerHTML = "";
+  state.clocks_ms.forEach((ms, i) => {
+    const running = state.clocks_running.includes(i);
+    const span = document.createElement("span");
+    span.className = running ? "running" : "";
+    span.textContent = `${seatName(i)} ${clock(Math.max(0, running ? ms - passed : ms))}`;
+    box.appendChild(span);
+  });
 }
 
 function renderInfo() {
@@ -283,6 +300,7 @@ function init() {
       humans,
       movetime_ms: numberOrNull("movetime"),
       depth: numberOrNull("depth"),
+      time_control: $("tc").value.trim() || null,
     });
   };
   $("watch").onclick = () => {
@@ -309,6 +327,7 @@ function init() {
   $("import-pgn").onclick = () => send({ type: "import_pgn", pgn: $("pgn-text").value });
   $("export-pgn").onclick = () => send({ type: "export_pgn" });
   $("export-svg").onclick = () => send({ type: "export_svg" });
+  setInterval(renderClocks, 100);
   connect();
 }
 
