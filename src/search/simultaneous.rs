@@ -186,10 +186,34 @@ impl Seed {
     /// The seed of a solution: the support (under `p`) of the restricted
     /// lines `idx`, most probable first, by generation index (`ids`).
     fn of(ids: &[u16], idx: &[usize], p: &[f64]) -> ArrayVec<u16, SEED> {
-        let mut lines: Vec<usize> = idx.iter().copied().filter(|&i| p[i] > 1e-9).collect();
+        let mut lines = support_of(idx, p);
         lines.sort_by(|a, b| p[*b].total_cmp(&p[*a]));
         lines.iter().take(SEED).map(|&i| ids[i]).collect()
     }
+}
+
+/// Probabilities above this put a line in a strategy's support (what the
+/// LP leaves at 0 comes back as rounding noise of this order).
+const SUPPORT_EPS: f64 = 1e-9;
+
+/// Whether a line of probability `p` is in its strategy's support.
+fn in_support(p: f64) -> bool {
+    p > SUPPORT_EPS
+}
+
+/// The lines of `idx` in the support of the strategy `p` (indexed like
+/// the node's lines), in the order of `idx`.
+fn support_of(idx: &[usize], p: &[f64]) -> Vec<usize> {
+    idx.iter().copied().filter(|&i| in_support(p[i])).collect()
+}
+
+/// The pure strategies of a serialized node's solution: row `i` and
+/// column `j` with probability one.
+fn pure_pair(node: &Node, i: usize, j: usize) -> (Vec<f64>, Vec<f64>) {
+    let (mut x, mut y) = (vec![0.0; node.rows.len()], vec![0.0; node.cols.len()]);
+    x[i] = 1.0;
+    y[j] = 1.0;
+    (x, y)
 }
 
 /// One slot of the table: the key, the entry and the search (by number)
@@ -589,7 +613,7 @@ impl SimSearcher {
                 let mut support: Vec<WeightedDecision> = decisions
                     .iter()
                     .zip(probs.iter())
-                    .filter(|(_, p)| **p > 1e-9)
+                    .filter(|(_, p)| in_support(**p))
                     .map(|(&d, &p)| WeightedDecision {
                         decision: d,
                         probability: p,
@@ -679,10 +703,7 @@ impl SimSearcher {
                     f64::INFINITY,
                     control,
                 )?;
-                let support = |idx: Vec<usize>, p: &[f64]| -> Vec<usize> {
-                    idx.into_iter().filter(|&i| p[i] > 1e-9).collect()
-                };
-                self.root_seed = (support(rows, &x), support(cols, &y));
+                self.root_seed = (support_of(&rows, &x), support_of(&cols, &y));
                 Ok((v, x, y))
             }
             Some(white_outer) => {
@@ -696,9 +717,7 @@ impl SimSearcher {
                     white_outer,
                     control,
                 )?;
-                let (mut x, mut y) = (vec![0.0; node.rows.len()], vec![0.0; node.cols.len()]);
-                x[i] = 1.0;
-                y[j] = 1.0;
+                let (x, y) = pure_pair(node, i, j);
                 Ok((v, x, y))
             }
         }
@@ -801,9 +820,7 @@ impl SimSearcher {
             Some(white_outer) => {
                 let (v, i, j) =
                     self.serial(pos, &node, depth, ply, alpha, beta, white_outer, control)?;
-                let (mut x, mut y) = (vec![0.0; node.rows.len()], vec![0.0; node.cols.len()]);
-                x[i] = 1.0;
-                y[j] = 1.0;
+                let (x, y) = pure_pair(&node, i, j);
                 (v, x, y, vec![i], vec![j])
             }
         };
@@ -995,7 +1012,7 @@ impl SimSearcher {
         let support: Vec<(usize, f64)> = others
             .iter()
             .zip(q)
-            .filter(|(_, p)| **p > 1e-9)
+            .filter(|(_, p)| in_support(**p))
             .map(|(&o, &p)| (o, p))
             .collect();
         if let [(o, _)] = support[..] {
