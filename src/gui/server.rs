@@ -332,6 +332,17 @@ async fn send(ws: &mut WebSocket, msg: &ServerMsg) -> bool {
     }
 }
 
+/// Sends messages already written as JSON (the watch hub's); `false`
+/// when the socket is gone.
+async fn send_texts(ws: &mut WebSocket, texts: Vec<Arc<String>>) -> bool {
+    for t in texts {
+        if ws.send(Message::Text(t.as_str().into())).await.is_err() {
+            return false;
+        }
+    }
+    true
+}
+
 /// Sends a reply's messages and starts its search; `false` when the
 /// socket is gone.
 async fn dispatch(
@@ -407,10 +418,8 @@ async fn connection(mut ws: WebSocket, state: AppState) {
                         continue;
                     }
                 };
-                for t in texts {
-                    if ws.send(Message::Text(t.as_str().into())).await.is_err() {
-                        return;
-                    }
+                if !send_texts(&mut ws, texts).await {
+                    return;
                 }
             }
             // A person's flag falls even when nothing else happens.
@@ -440,10 +449,8 @@ async fn connection(mut ws: WebSocket, state: AppState) {
                 match reply.watch {
                     Some(true) => {
                         watching = Some(state.watch.tx.subscribe());
-                        for t in state.watch.snapshot() {
-                            if ws.send(Message::Text(t.as_str().into())).await.is_err() {
-                                return;
-                            }
+                        if !send_texts(&mut ws, state.watch.snapshot()).await {
+                            return;
                         }
                     }
                     Some(false) => watching = None,

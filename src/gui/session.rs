@@ -157,10 +157,11 @@ impl Session {
     pub fn new(options: EngineOptions) -> Session {
         let v = registry::build("chess").expect("invariant: chess is in the registry");
         let game = Game::new(Position::start(&v));
+        let seats = v.seat_count();
         Session {
             spec: "chess".into(),
-            humans: vec![true, false],
-            last_score: vec![None; 2],
+            humans: (0..seats).map(|s| s == 0).collect(),
+            last_score: vec![None; seats],
             game,
             movetime_ms: Some(1000),
             depth: None,
@@ -177,7 +178,7 @@ impl Session {
             clock: None,
             clocks_before: Vec::new(),
             turn_clock: None,
-            asked_at: vec![None; 2],
+            asked_at: vec![None; seats],
         }
     }
 
@@ -392,19 +393,29 @@ impl Session {
         }
     }
 
-    /// The seat to ask next (person or engine): the first decider without
-    /// a committed decision.
-    fn next_decider(&self) -> Option<(Seat, Vec<Decision>)> {
+    /// Whether `seat` has not committed its decision in this turn.
+    fn is_undecided(&self, seat: Seat) -> bool {
+        self.pending.as_ref().is_none_or(|p| p.get(seat).is_none())
+    }
+
+    /// The deciders that have not committed yet, in seat order.
+    fn undecided(&self) -> Vec<(Seat, Vec<Decision>)> {
         self.deciders()
             .into_iter()
-            .find(|(s, _)| self.pending.as_ref().is_none_or(|p| p.get(*s).is_none()))
+            .filter(|(s, _)| self.is_undecided(*s))
+            .collect()
+    }
+
+    /// The seat to ask next (person or engine): the first undecided one.
+    fn next_decider(&self) -> Option<(Seat, Vec<Decision>)> {
+        self.undecided().into_iter().next()
     }
 
     /// The person's seat asked now: the first undecided human seat.
     fn asking(&self) -> Option<(Seat, Vec<Decision>)> {
-        self.deciders().into_iter().find(|(s, _)| {
-            self.humans[s.index()] && self.pending.as_ref().is_none_or(|p| p.get(*s).is_none())
-        })
+        self.undecided()
+            .into_iter()
+            .find(|(s, _)| self.humans[s.index()])
     }
 
     fn is_simultaneous(&self) -> bool {
@@ -566,29 +577,17 @@ impl Session {
     /// When the first person asked now runs out of time, if the game has
     /// clocks (the server wakes the session then: [`Session::tick`]).
     pub fn deadline(&self) -> Option<Instant> {
-        let clock = self.clock.as_ref()?;
-        self.asking_seats()
-            .into_iter()
-            .filter_map(|s| {
-                let asked = self.asked_at.get(s.index()).copied().flatten()?;
-                Some(asked + clock.left()[s] + CLOCK_MARGIN)
-            })
-            .min()
+        self.flag_times().into_iter().map(|(_, t)| t).min()
     }
 
     /// Ends the game if a person asked now is out of time.
     pub fn tick(&mut self) -> Reply {
-        let Some(clock) = self.clock.as_ref() else {
-            return Reply::default();
-        };
         let now = Instant::now();
-        let flagged = self.asking_seats().into_iter().find(|&s| {
-            self.asked_at
-                .get(s.index())
-                .copied()
-                .flatten()
-                .is_some_and(|a| now.duration_since(a) > clock.left()[s] + CLOCK_MARGIN)
-        });
+        let flagged = self
+            .flag_times()
+            .into_iter()
+            .find(|&(_, t)| t < now)
+            .map(|(s, _)| s);
         match flagged {
             Some(seat) if !self.game.is_over() => {
                 self.stop_and_forget();
@@ -600,14 +599,18 @@ impl Session {
         }
     }
 
-    /// Every person's seat asked now (in a simultaneous turn, all that
-    /// have not committed).
-    fn asking_seats(&self) -> Vec<Seat> {
-        self.deciders()
+    /// When each person's seat asked now (in a simultaneous turn, every
+    /// one that has not committed) runs out of time; empty without clocks.
+    fn flag_times(&self) -> Vec<(Seat, Instant)> {
+        let Some(clock) = self.clock.as_ref() else {
+            return Vec::new();
+        };
+        self.undecided()
             .into_iter()
-            .map(|(s, _)| s)
-            .filter(|s| {
-                self.humans[s.index()] && self.pending.as_ref().is_none_or(|p| p.get(*s).is_none())
+            .filter(|(s, _)| self.humans[s.index()])
+            .filter_map(|(s, _)| {
+                let asked = self.asked_at.get(s.index()).copied().flatten()?;
+                Some((s, asked + clock.left()[s] + CLOCK_MARGIN))
             })
             .collect()
     }
@@ -782,7 +785,13 @@ impl Session {
                 human: self.humans[s],
             })
             .collect();
-        let (asking, legal) = match self.asking() {
+        // The deciders once: each listing generates the seats' moves.
+        let deciders = self.deciders();
+        let deciding: Vec<usize> = deciders.iter().map(|(s, _)| s.index()).collect();
+        let asked = deciders
+            .into_iter()
+            .find(|(s, _)| self.humans[s.index()] && self.is_undecided(*s));
+        let (asking, legal) = match asked {
             Some((seat, decisions)) => (
                 Some(seat.index()),
                 decisions
@@ -829,7 +838,7 @@ impl Session {
                 Phase::Main => "main".into(),
                 Phase::Exchange => "exchange".into(),
             },
-            deciding: self.deciders().iter().map(|(s, _)| s.index()).collect(),
+            deciding,
             committed: self
                 .pending
                 .as_ref()
@@ -946,12 +955,7 @@ impl Session {
     fn advance(&mut self) -> Reply {
         if !self.game.is_over() {
             let now = Instant::now();
-            let undecided: Vec<Seat> = self
-                .deciders()
-                .into_iter()
-                .map(|(s, _)| s)
-                .filter(|s| self.pending.as_ref().is_none_or(|p| p.get(*s).is_none()))
-                .collect();
+            let undecided: Vec<Seat> = self.undecided().into_iter().map(|(s, _)| s).collect();
             for s in undecided {
                 if let Some(a) = self.asked_at.get_mut(s.index())
                     && a.is_none()

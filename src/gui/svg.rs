@@ -166,7 +166,9 @@ pub fn layout(g: &Geometry, flip: bool) -> Layout {
             ox + RANK_LABELS + col as f64 * CELL,
             oy + SLICE_LABEL + row as f64 * CELL,
         ));
-        if slices_seen.last() != Some(&high) && !slices_seen.contains(&high) {
+        // A slice's cells are consecutive in the cell index (axes 3… vary
+        // slowest; rules::notation::text::layout relies on it too).
+        if slices_seen.last() != Some(&high) {
             slices_seen.push(high);
         }
     }
@@ -320,8 +322,8 @@ pub fn position_svg(pos: &Position, marks: &Marks) -> String {
     out
 }
 
-/// The cells to mark for `pos`: the royal pieces of the seats to move
-/// that are attacked.
+/// The cells to mark for `pos`: the attacked royal pieces of every seat
+/// in play (in a simultaneous turn every seat may be in check).
 pub fn check_cells(pos: &Position) -> Vec<Cell> {
     let v = pos.variant();
     v.seating
