@@ -1,7 +1,7 @@
 //! Boards and variants: what is played on, by whom, with which pieces.
 //!
 //! [`geometry`] and [`bitboard`] describe boards of any dimension and
-//! shape; [`piece`], [`seating`], [`castling`] and [`zobrist`] the parts of
+//! shape; [`piece`], [`seating`], [`party`], [`castling`] and [`zobrist`] the parts of
 //! a variant; [`variant`] puts them together and derives the tables;
 //! [`registry`] and [`families`] build the variants that have names.
 
@@ -9,6 +9,7 @@ pub mod bitboard;
 pub mod castling;
 pub mod families;
 pub mod geometry;
+pub mod party;
 pub mod piece;
 pub mod registry;
 pub mod seating;

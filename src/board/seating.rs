@@ -538,6 +538,18 @@ impl Seating {
         }
     }
 
+    /// The turn that `seat` leads, the seats of `out` being out of play:
+    /// `seat` alone, its side's seats in play, or every seat in play, as
+    /// the turn order says (what a position text's side field means).
+    pub fn turn_led_by(&self, seat: Seat, out: SeatSet) -> Turn {
+        let live = self.all().difference(out);
+        match self.turn {
+            TurnOrder::Rotate => Turn::One(seat),
+            TurnOrder::AnyMemberOfSide => Turn::AnyOf(self.side_of(seat).intersection(live)),
+            TurnOrder::Simultaneous => Turn::All(live),
+        }
+    }
+
     /// The turn after `mover` decided in `turn`, the seats of `out` being
     /// out of play (a seat that went out on this move included).
     #[inline]

@@ -49,6 +49,9 @@ pub struct Rules {
     /// on the cells the enemy entered that one attacked before the turn
     /// (seed 004); off, a joint decision is resolved and the turn ends.
     pub exchange_phase: bool,
+    /// The multi-party conventions (more than two players on the diamond,
+    /// RULES §2.6); `None` for the games of two players.
+    pub party: Option<super::party::PartyRules>,
 }
 
 /// Precomputed pawn steps for one (seat, pawn kind).
@@ -221,6 +224,12 @@ pub struct Variant {
     castling_table: Vec<Vec<Castling>>,
     /// Per seat: whether it may capture each piece code.
     capturable: Vec<[bool; 256]>,
+    /// Whether a captured king's army leaves the board with it
+    /// (multi-party games with `dead=remove`). Kings are then left out of
+    /// [`Variant::capturable`]: whether capturing one is legal depends on
+    /// the armies that leave, so the move generator finds those captures
+    /// by playing them (`movegen::legal`).
+    pub kings_leave_with_army: bool,
     /// Per seat: whether each piece code's attacks on its king are check.
     checking: Vec<[bool; 256]>,
     /// Per seat: the pawns whose attacks on its king are check, as (owner,
@@ -552,7 +561,18 @@ impl Variant {
                 })
                 .collect()
         };
-        let capturable = code_table(&|us| seating.capturable_by(us));
+        let mut capturable = code_table(&|us| seating.capturable_by(us));
+        let kings_leave_with_army = def
+            .rules
+            .party
+            .is_some_and(|p| p.dead == super::party::DeadPieces::Remove);
+        if kings_leave_with_army && let Some(royal) = royal_kind {
+            for table in capturable.iter_mut() {
+                for seat in seating.seats() {
+                    table[piece(seat, royal) as usize] = false;
+                }
+            }
+        }
         let checking = code_table(&|us| seating.checkers_of(us));
         Variant {
             uid: NEXT_UID.fetch_add(1, Ordering::Relaxed),
@@ -570,6 +590,7 @@ impl Variant {
             zobrist,
             castling_table,
             capturable,
+            kings_leave_with_army,
             checking,
             checking_pawns,
             slider_rays,
@@ -679,6 +700,7 @@ mod tests {
                 stalemate: StalemateRule::Draw,
                 insufficient_material: false,
                 exchange_phase: false,
+                party: None,
             },
             start,
             start_castling: Vec::new(),

@@ -378,7 +378,19 @@ pub fn mobility(args: &VariantArgs) -> Result<(), CommandError> {
 /// `ndchess axioms`: the T4.2 start-position axioms for the start position,
 /// or for the placement of `--fen` (to try a setup of one's own).
 pub fn axioms(args: &VariantArgs) -> Result<(), CommandError> {
-    let (v, pos) = args.load()?;
+    // A spec refused for play because its start breaks an axiom (a
+    // multi-party game at l = 8) is checked all the same: the report
+    // shows the breach the seed predicts.
+    let refused = Variant::from_spec(&args.spec()).err();
+    let v =
+        ndchess::board::registry::build_for_theory(&args.spec()).map_err(CommandError::Variant)?;
+    let pos = match &args.fen {
+        Some(f) => Position::from_text(&v, f).map_err(CommandError::Position)?,
+        None => Position::start(&v),
+    };
+    if let Some(e) = refused {
+        println!("note: refused for play: {e}");
+    }
     let pieces: Vec<(ndchess::board::geometry::Cell, Piece)> = (0..v.geometry.cell_count())
         .filter(|&c| pos.piece_at(c) != EMPTY)
         .map(|c| (c, pos.piece_at(c)))

@@ -24,6 +24,10 @@ pub enum MoveKind {
     Castle,
     /// A null move (the turn passes; search only, never generated).
     Null,
+    /// The step of a seat without a legal move in a multi-party game that
+    /// goes on without it: the seat leaves the game (mated or
+    /// stalemated). Generated as the only move of such a seat.
+    Out,
 }
 
 /// A move. Cells are flattened indices (boards have at most 60,000 cells).
@@ -65,6 +69,17 @@ impl Move {
         aux: NO_CELL,
         aux2: NO_CELL,
         kind: MoveKind::Null,
+        promotion: 0,
+    };
+
+    /// The step of a seat that has no legal move and leaves a multi-party
+    /// game (see [`MoveKind::Out`]).
+    pub const OUT: Move = Move {
+        from: 0,
+        to: 0,
+        aux: NO_CELL,
+        aux2: NO_CELL,
+        kind: MoveKind::Out,
         promotion: 0,
     };
 

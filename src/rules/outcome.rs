@@ -7,7 +7,8 @@
 
 use std::fmt;
 
-use crate::board::seating::{BySeat, Seat, SeatSet, Turn};
+use crate::board::party::{Fate, Fates, GameEnd, PartyMode, PartyRules};
+use crate::board::seating::{BySeat, Seat, SeatSet, Side, Turn};
 use crate::board::variant::{StalemateRule, Variant};
 use crate::rules::movegen::with_generator;
 use crate::rules::position::Position;
@@ -221,6 +222,9 @@ impl Position {
     /// dead position, fifty moves, repetition.
     pub fn outcome(&self) -> Option<Outcome> {
         let v = &**self.variant();
+        if let Some(party) = v.rules.party {
+            return self.party_outcome(party);
+        }
         if let Some(o) = self.elimination() {
             return Some(o);
         }
@@ -249,21 +253,83 @@ impl Position {
         self.rule_draw()
     }
 
+    /// [`Position::outcome`] under multi-party rules: over by the fates of
+    /// the seats out; else a seat to move without a legal move goes out
+    /// and the game ends if that decides it (otherwise its only move is
+    /// [`crate::rules::moves::MoveKind::Out`]); else the rule draws.
+    fn party_outcome(&self, party: PartyRules) -> Option<Outcome> {
+        let v = &**self.variant();
+        let state = self.turn_state();
+        if let Some(o) = party_result(v, party, state.fates, state.out) {
+            return Some(o);
+        }
+        let movers = self.movers();
+        let stuck = with_generator(v, |g| !g.any_move(self, movers));
+        if stuck {
+            // Every seat of the turn leaves (one seat, or a coalition whose
+            // members all have no move).
+            let (mut fates, mut out) = (state.fates, state.out);
+            for s in movers.iter() {
+                (fates, out) =
+                    party.go_out(fates, out, s, self.fate_without_moves(s), v.seat_count());
+            }
+            return party_result(v, party, fates, out);
+        }
+        self.rule_draw()
+    }
+
+    /// The fate of a seat that has no legal move: mated if its king is
+    /// attacked, else stalemated.
+    pub fn fate_without_moves(&self, seat: Seat) -> Fate {
+        if self.seat_in_check(seat) {
+            Fate::Lost
+        } else {
+            Fate::Drawn
+        }
+    }
+
+    /// Whether the game is over by the multi-party rules alone (the fates
+    /// of the seats out), without a look at the moves.
+    pub fn party_decided(&self) -> bool {
+        let v = &**self.variant();
+        let state = self.turn_state();
+        v.rules
+            .party
+            .is_some_and(|party| party_result(v, party, state.fates, state.out).is_some())
+    }
+
+    /// Whether the seat to move, which has no legal move, leaves a
+    /// multi-party game that goes on without it (its move is then
+    /// [`crate::rules::moves::MoveKind::Out`]).
+    pub fn leaves_and_game_goes_on(&self) -> bool {
+        let v = &**self.variant();
+        let (Some(party), Turn::One(seat)) = (v.rules.party, self.turn()) else {
+            return false;
+        };
+        let state = self.turn_state();
+        let fate = self.fate_without_moves(seat);
+        let (fates, out) = party.go_out(state.fates, state.out, seat, fate, v.seat_count());
+        party_result(v, party, fates, out).is_none()
+    }
+
     /// The draws that need no look at the moves: dead position, the
     /// 50-move rule, threefold repetition (the last steps of
     /// [`Position::outcome`], for searches that know the moves already).
     pub fn rule_draw(&self) -> Option<Outcome> {
         let v = &**self.variant();
-        if self.dead_position() {
-            return Some(Outcome::draw(v.seat_count(), EndReason::DeadPosition));
-        }
-        if v.rules.fifty_move && self.halfmove_clock() >= self.fifty_move_plies() {
-            return Some(Outcome::draw(v.seat_count(), EndReason::FiftyMoves));
-        }
-        if self.repetitions() >= 3 {
-            return Some(Outcome::draw(v.seat_count(), EndReason::Repetition));
-        }
-        None
+        let reason = if self.dead_position() {
+            EndReason::DeadPosition
+        } else if v.rules.fifty_move && self.halfmove_clock() >= self.fifty_move_plies() {
+            EndReason::FiftyMoves
+        } else if self.repetitions() >= 3 {
+            EndReason::Repetition
+        } else {
+            return None;
+        };
+        Some(match v.rules.party {
+            Some(party) => party_draw(v, party, self.turn_state().fates, self.out(), reason),
+            None => Outcome::draw(v.seat_count(), reason),
+        })
     }
 
     /// The halfmove clock at which the 50-move rule draws: 100 plies where
@@ -338,5 +404,104 @@ impl Position {
                     .with_out(self.out())
             }
         }
+    }
+}
+
+/// The points of a seat out of a multi-party game by its fate.
+fn fate_points(fate: Fate) -> Points {
+    match fate {
+        Fate::Lost => Points::ZERO,
+        Fate::Drawn => Points::HALF,
+        Fate::Won => Points::ONE,
+    }
+}
+
+/// The result of a multi-party game whose seats out are `out` with
+/// `fates`, if that decides the game (docs/variants.md, "Multi-party
+/// diamond chess", has the scores with examples):
+/// - free-for-all: over at the first loss (`end=first`) or when at most
+///   one player is left; a player out scores by its fate (mated 0,
+///   stalemated ½), every player still in scores 1;
+/// - coalitions: over when a member lost (`end=first`) or a coalition has
+///   no member left; the coalition of the loss (or the one with no member
+///   left, if one of them lost) scores 0 for every member, the other 1; a
+///   coalition that only ran out of stalemated members draws;
+/// - independent games: over when one game ended (`end=first`: its winner
+///   1, loser 0, everyone else ½) or all of them (each by its game).
+pub fn party_result(v: &Variant, party: PartyRules, fates: Fates, out: SeatSet) -> Option<Outcome> {
+    let seats = v.seat_count();
+    let live = v.seating.all().difference(out);
+    let by_fate = |s: Seat, live_points: Points| match fates.of(s) {
+        Some(f) if out.contains(s) => fate_points(f),
+        _ => live_points,
+    };
+    match party.mode {
+        PartyMode::FreeForAll => {
+            let over = (party.end == GameEnd::First && !fates.lost.is_empty()) || live.len() <= 1;
+            over.then(|| Outcome {
+                points: BySeat::from_fn(seats, |s| by_fate(s, Points::ONE)),
+                reason: EndReason::Elimination { losers: out },
+            })
+        }
+        PartyMode::Coalition => {
+            let side = |s: Seat| v.seating.info(s).side;
+            let empty_side = [Side(0), Side(1)]
+                .into_iter()
+                .find(|&d| live.iter().all(|s| side(s) != d));
+            let losing = if party.end == GameEnd::First && !fates.lost.is_empty() {
+                fates.lost.lowest().map(side)
+            } else if let Some(d) = empty_side {
+                if fates.lost.iter().any(|s| side(s) == d) {
+                    Some(d)
+                } else {
+                    return Some(Outcome::draw(seats, EndReason::Stalemate));
+                }
+            } else {
+                None
+            };
+            losing.map(|d| Outcome {
+                points: BySeat::from_fn(seats, |s| {
+                    if side(s) == d {
+                        Points::ZERO
+                    } else {
+                        Points::ONE
+                    }
+                }),
+                reason: EndReason::Elimination {
+                    losers: v.seating.seats().filter(|&s| side(s) == d).collect(),
+                },
+            })
+        }
+        PartyMode::Independent => {
+            let over = match party.end {
+                GameEnd::First => !out.is_empty(),
+                GameEnd::Last => live.is_empty(),
+            };
+            over.then(|| Outcome {
+                points: BySeat::from_fn(seats, |s| by_fate(s, Points::HALF)),
+                reason: EndReason::Elimination { losers: fates.lost },
+            })
+        }
+    }
+}
+
+/// A draw by rule (`reason`) in a multi-party game: the players still in
+/// score ½, those out by their fates; coalitions draw as a whole.
+fn party_draw(
+    v: &Variant,
+    party: PartyRules,
+    fates: Fates,
+    out: SeatSet,
+    reason: EndReason,
+) -> Outcome {
+    if party.mode == PartyMode::Coalition {
+        return Outcome::draw(v.seat_count(), reason);
+    }
+    Outcome {
+        points: BySeat::from_fn(v.seat_count(), |s| match fates.of(s) {
+            Some(f) if out.contains(s) => fate_points(f),
+            _ => Points::HALF,
+        }),
+        reason,
     }
 }

@@ -16,6 +16,7 @@ use arrayvec::ArrayVec;
 use crate::board::bitboard::Cells;
 use crate::board::castling::CastlingStyle;
 use crate::board::geometry::Cell;
+use crate::board::party::{DeadPieces, Fate, Fates};
 use crate::board::piece::{EMPTY, NO_CELL, Piece, piece, piece_kind, piece_seat};
 use crate::board::seating::{Phase, Seat, SeatSet, Turn};
 use crate::board::variant::Variant;
@@ -44,6 +45,21 @@ pub struct TurnState {
     pub phase: Phase,
     /// Seats out of play (a captured king, a seat with no move).
     pub out: SeatSet,
+    /// How the seats of `out` left (multi-party games score by it; kept
+    /// out of the hash: it never changes what can happen next).
+    pub fates: Fates,
+}
+
+impl TurnState {
+    /// The main phase of `turn`, the seats of `fates` out of play.
+    pub fn new(turn: Turn, fates: Fates) -> TurnState {
+        TurnState {
+            turn,
+            phase: Phase::Main,
+            out: fates.seats(),
+            fates,
+        }
+    }
 }
 
 /// Synchronous chess's exchange phase (seed 004, rule d): which cells are
@@ -117,6 +133,10 @@ struct Undo {
     /// Whether the step was a joint decision (its exchange state is on
     /// `Position::exchanges`).
     joint: bool,
+    /// Entries of `Position::changed` that hold the pieces of seats that
+    /// went out in this move and left the board (multi-party games),
+    /// restored before the move itself is undone.
+    removed: u32,
 }
 
 /// Errors reading a position text; each names the field at fault.
@@ -140,6 +160,8 @@ pub enum PositionError {
     Illegal(String),
     /// The exchange-phase field is malformed or impossible.
     Exchange(String),
+    /// The multi-party field of the seats out is malformed.
+    Out(String),
 }
 
 impl fmt::Display for PositionError {
@@ -147,6 +169,7 @@ impl fmt::Display for PositionError {
         match self {
             PositionError::MissingField(s) => write!(f, "missing field: {s}"),
             PositionError::Exchange(s) => write!(f, "exchange phase: {s}"),
+            PositionError::Out(s) => write!(f, "seats out of play: {s}"),
             PositionError::TrailingText(s) => {
                 write!(f, "unexpected text after the position: '{s}'")
             }
@@ -229,6 +252,7 @@ impl Position {
                 turn,
                 phase: Phase::Main,
                 out: SeatSet::EMPTY,
+                fates: Fates::default(),
             },
             castling: CastlingRights::new(),
             ep: None,
@@ -447,6 +471,7 @@ impl Position {
             turn: self.state,
             changed: 0,
             joint: false,
+            removed: 0,
         }
     }
 
@@ -457,7 +482,7 @@ impl Position {
         let from = m.from as usize;
         let to = m.to as usize;
         let moving = self.board[from];
-        let mover = if m.kind == MoveKind::Null {
+        let mover = if matches!(m.kind, MoveKind::Null | MoveKind::Out) {
             self.state.turn.lead()
         } else {
             piece_seat(moving)
@@ -467,9 +492,10 @@ impl Position {
         if let Some(ep) = self.ep.take() {
             self.hash ^= self.variant.zobrist.ep[ep.target as usize];
         }
-        let mut irreversible = m.kind == MoveKind::Null || self.variant.is_pawn(piece_kind(moving));
+        let mut irreversible = matches!(m.kind, MoveKind::Null | MoveKind::Out)
+            || self.variant.is_pawn(piece_kind(moving));
         match m.kind {
-            MoveKind::Null => {}
+            MoveKind::Null | MoveKind::Out => {}
             MoveKind::Castle => {
                 let rook = self.remove(m.aux as usize);
                 let king = self.remove(from);
@@ -494,7 +520,7 @@ impl Position {
                 self.put(to, placed);
             }
         }
-        if !self.castling.is_empty() && m.kind != MoveKind::Null {
+        if !self.castling.is_empty() && !matches!(m.kind, MoveKind::Null | MoveKind::Out) {
             self.update_castling(
                 mover,
                 moving,
@@ -508,7 +534,17 @@ impl Position {
         if undo.captured != EMPTY && self.variant.royal_kind == Some(piece_kind(undo.captured)) {
             // A king captured outright (possible only where the seats'
             // relations let a third seat's move expose it): its seat is out.
-            out.insert(piece_seat(undo.captured));
+            out = self.seat_out(piece_seat(undo.captured), Fate::Lost, &mut undo);
+        }
+        if m.kind == MoveKind::Out {
+            // A seat without a legal move leaves the game: mated if its
+            // king is attacked, else stalemated.
+            let fate = if self.seat_in_check(mover) {
+                Fate::Lost
+            } else {
+                Fate::Drawn
+            };
+            out = self.seat_out(mover, fate, &mut undo);
         }
         self.pass_turn(mover, out);
         if m.kind == MoveKind::DoubleStep && self.ep_capturable(mover, m.aux as usize) {
@@ -519,6 +555,36 @@ impl Position {
             self.hash ^= self.variant.zobrist.ep[m.aux as usize];
         }
         self.stack.push(undo);
+    }
+
+    /// Puts `seat` out of the game with `fate` (and, in independent
+    /// multi-party games, its opponent with it), removing their armies
+    /// where the variant says so (recorded in `undo`); returns the seats
+    /// out. The fates are set on the position's state at once, the set of
+    /// seats out by the caller's [`Position::pass_turn`].
+    #[cold]
+    fn seat_out(&mut self, seat: Seat, fate: Fate, undo: &mut Undo) -> SeatSet {
+        let v = self.variant.clone();
+        let Some(party) = v.rules.party else {
+            let mut out = self.state.out;
+            out.insert(seat);
+            self.state.fates.set(seat, fate);
+            return out;
+        };
+        let (fates, out) =
+            party.go_out(self.state.fates, self.state.out, seat, fate, v.seat_count());
+        if party.dead == DeadPieces::Remove {
+            for gone in out.difference(self.state.out).iter() {
+                let cells: Vec<Cell> = self.seat_cells(gone).collect();
+                for c in cells {
+                    let p = self.remove(c);
+                    self.changed.push((c as u16, p));
+                    undo.removed += 1;
+                }
+            }
+        }
+        self.state.fates = fates;
+        out
     }
 
     /// Removes the castling rights a move of `moving` (owned by `mover`)
@@ -594,6 +660,7 @@ impl Position {
             turn: next,
             phase: Phase::Main,
             out,
+            fates: self.state.fates,
         };
     }
 
@@ -662,7 +729,12 @@ impl Position {
         if phase == Phase::Main {
             self.fullmove += 1;
         }
-        self.state = TurnState { turn, phase, out };
+        self.state = TurnState {
+            turn,
+            phase,
+            out,
+            fates: self.state.fates,
+        };
         self.exchange = exchange;
     }
 
@@ -712,6 +784,13 @@ impl Position {
         };
         self.history.pop();
         let m = undo.mv;
+        for _ in 0..undo.removed {
+            let (cell, p) = self
+                .changed
+                .pop()
+                .expect("invariant: a move records every piece it removed");
+            self.put(cell as usize, p);
+        }
         if undo.joint {
             self.exchange = self
                 .exchanges
@@ -736,7 +815,7 @@ impl Position {
             let from = m.from as usize;
             let to = m.to as usize;
             match m.kind {
-                MoveKind::Null => {}
+                MoveKind::Null | MoveKind::Out => {}
                 MoveKind::Castle => {
                     let rook = self.remove(m.aux2 as usize);
                     let king = self.remove(to);
@@ -916,16 +995,23 @@ impl Position {
     pub(crate) fn from_parts(
         v: &Arc<Variant>,
         pieces: &[(Cell, Piece)],
-        turn: Turn,
+        state: TurnState,
         castling: &[Cell],
         ep_target: Option<Cell>,
         halfmove: u32,
         fullmove: u32,
     ) -> Result<Position, PositionError> {
+        let (turn, fates) = (state.turn, state.fates);
         let mut pos = Position::empty(v);
         let first = pos.state.turn;
         pos.hash ^= v.zobrist.turn(first) ^ v.zobrist.turn(turn);
         pos.state.turn = turn;
+        let out = fates.seats();
+        if !out.is_empty() {
+            pos.hash ^= v.zobrist.out(SeatSet::EMPTY) ^ v.zobrist.out(out);
+            pos.state.out = out;
+            pos.state.fates = fates;
+        }
         for &(c, p) in pieces {
             pos.put(c, p);
         }
@@ -934,7 +1020,8 @@ impl Position {
                 let kings = Cells::new(pos.seat_bits(seat))
                     .filter(|&c| piece_kind(pos.board[c]) == k)
                     .count();
-                if kings != 1 {
+                // A seat out of play may have lost its king (or its army).
+                if kings > 1 || (kings == 0 && !out.contains(seat)) {
                     return Err(PositionError::Illegal(format!(
                         "{} has {kings} kings, needs exactly one",
                         v.seating.name(seat)
@@ -999,6 +1086,42 @@ impl Position {
             )));
         }
         Ok(pos)
+    }
+
+    /// A position of `v` with `pieces`, `to_move` leading the turn and
+    /// the seats of `fates` out of play, checked as a position text is
+    /// (one king per seat in play, the last mover not in check, no pawn on
+    /// its promotion cells); no castling rights or en-passant cell. For
+    /// tools that set up positions (problem composers, tests).
+    pub fn from_pieces(
+        v: &Arc<Variant>,
+        pieces: &[(Cell, Piece)],
+        to_move: Seat,
+        fates: Fates,
+    ) -> Result<Position, PositionError> {
+        if to_move.index() >= v.seat_count() || fates.seats().contains(to_move) {
+            return Err(PositionError::Side(format!(
+                "{to_move} cannot be to move in this variant"
+            )));
+        }
+        let mut cells: Vec<Cell> = pieces.iter().map(|&(c, _)| c).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        if cells.len() != pieces.len()
+            || cells.last().is_some_and(|&c| c >= v.geometry.cell_count())
+            || pieces.iter().any(|&(_, p)| {
+                p == EMPTY
+                    || piece_seat(p).index() >= v.seat_count()
+                    || piece_kind(p) >= v.kinds.len()
+            })
+        {
+            return Err(PositionError::Board(
+                "pieces on cells of the board, one per cell, of the variant's seats and kinds"
+                    .into(),
+            ));
+        }
+        let state = TurnState::new(v.seating.turn_led_by(to_move, fates.seats()), fates);
+        Position::from_parts(v, pieces, state, &[], None, 0, 1)
     }
 
     /// The seat that moved last in a sequential game (the one before the

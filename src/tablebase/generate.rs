@@ -33,7 +33,7 @@ use crate::board::seating::{Seat, Turn};
 use crate::board::variant::{StalemateRule, Variant};
 use crate::rules::movegen::with_generator;
 use crate::rules::moves::{Move, MoveKind};
-use crate::rules::position::Position;
+use crate::rules::position::{Position, TurnState};
 
 use super::TablebaseError;
 use super::layout::{Layout, Retro};
@@ -62,7 +62,16 @@ pub fn position_of(
         return None;
     }
     let pieces: Vec<_> = layout.piece_cells(cells).collect();
-    Position::from_parts(v, &pieces, Turn::One(Seat::new(side)), &[], None, 0, 1).ok()
+    Position::from_parts(
+        v,
+        &pieces,
+        TurnState::new(Turn::One(Seat::new(side)), Default::default()),
+        &[],
+        None,
+        0,
+        1,
+    )
+    .ok()
 }
 
 /// Whether a move stays inside the table: no capture, no promotion. A
@@ -279,7 +288,7 @@ pub fn generate(
         let mut pos = Position::from_parts(
             v,
             &pieces,
-            Turn::One(Seat::new(side)),
+            TurnState::new(Turn::One(Seat::new(side)), Default::default()),
             &[],
             Some(target as usize),
             0,

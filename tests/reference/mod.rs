@@ -40,6 +40,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+pub mod multiparty;
 pub mod synchronous;
 
 /// Highest dimension the reference supports; coordinates are fixed arrays so

@@ -357,3 +357,85 @@ fn cli_prints_the_report() {
         "{text}"
     );
 }
+
+/// Seed §8.6: a multi-party start derived from a board of edge 8 breaks
+/// the threat-freedom axiom ("the pawns of neighbouring players threaten
+/// each other"); with l >= 10 "all axioms hold". The l = 8 game is refused
+/// for play, so the theory build checks it. The seed's claim holds for
+/// Table 8.1 (n = 3); the tables with 2-D bishops on a face cell with one
+/// outer coordinate (8.3 for n = 3, 8.2 and 8.3 for n >= 4) break
+/// threat-freedom at every l: such a bishop runs along the diamond's
+/// boundary (a square turned by 45° in each plane) onto the face of a
+/// neighbouring player, as on the two-player cylinder-diamond (see
+/// docs/variants.md). The test checks exactly that: only threats, only by
+/// 2-D bishops, only on neighbours' pieces.
+#[test]
+fn multi_party_starts_hold_the_axioms_from_edge_10_and_break_threat_freedom_at_8() {
+    for spec in [
+        "diamond:n=3,l=10,players=4",
+        "diamond:n=3,l=10,players=6",
+        "diamond:n=3,l=12,players=6",
+        "diamond:n=3,l=10,players=6,mode=coalition",
+        "diamond:n=3,l=10,players=6,mode=independent,cross=1",
+        "cylinder-diamond:n=3,l=10,players=4",
+    ] {
+        let (_, r) = report(spec);
+        assert!(r.passes(), "{spec}:\n{r}");
+    }
+    for (spec, players) in [
+        ("diamond:n=3,l=10,players=6,setup=8.3", 6),
+        ("diamond:n=3,l=12,players=4,setup=8.3", 4),
+        ("diamond:n=4,l=10,players=4", 4),
+        ("diamond:n=4,l=10,players=8", 8),
+        ("diamond:n=4,l=16,players=8", 8),
+        ("cylinder-diamond:n=4,l=10,players=6", 6),
+    ] {
+        let (_, r) = report(spec);
+        assert!(!r.passes(), "{spec}");
+        let axis = |p: usize| p % (players / 2);
+        for violation in &r.violations {
+            let Violation::Threat {
+                attacker, victim, ..
+            } = violation
+            else {
+                panic!("{spec}: only threats expected, got {violation:?}");
+            };
+            assert_eq!(attacker.letter, 'B', "{spec}: {violation:?}");
+            // On the plain diamond only neighbours are reached; the
+            // cylinder's wrapping axes also lead to the opposite face.
+            if spec.starts_with("diamond") {
+                assert_ne!(axis(attacker.player), axis(victim.player), "{spec}");
+            }
+        }
+    }
+    for players in [4, 6] {
+        let spec = format!("diamond:n=3,l=8,players={players}");
+        assert!(Variant::from_spec(&spec).is_err(), "{spec} is refused");
+        let v = ndchess::board::registry::build_for_theory(&spec).unwrap();
+        let r = check_start(&v);
+        let half = players / 2;
+        let axis = |p: usize| p % half;
+        let mut pawn_on_pawn = 0;
+        for violation in &r.violations {
+            let Violation::Threat {
+                attacker, victim, ..
+            } = violation
+            else {
+                panic!("{spec}: only threats expected, got {violation:?}");
+            };
+            // Neighbours: players of different axes, never the opposite one.
+            assert_ne!(axis(attacker.player), axis(victim.player), "{spec}");
+            if attacker.letter == 'P' && victim.letter == 'P' {
+                pawn_on_pawn += 1;
+            }
+        }
+        assert!(
+            pawn_on_pawn > 0,
+            "{spec}: pawns of neighbours attack each other\n{r}"
+        );
+    }
+    // Independent games without cross captures may use l = 8: nobody may
+    // capture a neighbour's piece, so nothing is threatened.
+    let (_, r) = report("diamond:n=3,l=8,players=6,mode=independent");
+    assert!(r.passes(), "{r}");
+}

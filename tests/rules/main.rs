@@ -11,6 +11,8 @@ mod cube;
 mod cube_cli;
 mod fast_path;
 mod model;
+mod multiparty_agreement;
+mod multiparty_rules;
 mod notation_docs;
 mod perft_suites;
 mod perft_units;

@@ -66,6 +66,7 @@ fn toy(name: &str, l: usize, seats: Vec<&str>, order: Vec<usize>, turn: TurnOrde
             fifty_move: true,
             insufficient_material: false,
             exchange_phase: false,
+            party: None,
             stalemate: StalemateRule::Draw,
         },
         start: Vec::new(),

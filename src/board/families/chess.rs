@@ -212,6 +212,7 @@ fn chess_rules(castling: CastlingStyle, insufficient_material: bool) -> Rules {
         stalemate: StalemateRule::Draw,
         insufficient_material,
         exchange_phase: false,
+        party: None,
     }
 }
 

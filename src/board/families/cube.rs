@@ -91,6 +91,7 @@ fn cube() -> Result<VariantDef, VariantError> {
             stalemate: StalemateRule::StalematedLoses,
             insufficient_material: false,
             exchange_phase: false,
+            party: None,
         },
         start,
         start_castling: Vec::new(),

@@ -12,6 +12,7 @@ use crate::board::seating::{Seat, Seating};
 use crate::board::variant::{Rules, StalemateRule, VariantDef, VariantError};
 
 use super::letter_kind;
+use super::multiparty::PartySpec;
 
 /// `n`: the dimension.
 pub static DIMENSION: Param = Param {
@@ -52,8 +53,19 @@ pub static SETUP: Param = Param {
 pub const DIAMOND: Family = Family {
     name: "diamond",
     aliases: &[],
-    summary: "the n-D diamond (T8.1-T8.4)",
-    params: &["n", "l", "setup"],
+    summary: "the n-D diamond (T8.1-T8.4), for 2 to 2n players (T8.6)",
+    params: &[
+        "n",
+        "l",
+        "setup",
+        "players",
+        "mode",
+        "end",
+        "dead",
+        "order",
+        "selfcapture",
+        "cross",
+    ],
     build: |p| diamond(p, false),
     xboard: None,
     pgn: PgnName::Spec,
@@ -64,6 +76,10 @@ pub const DIAMOND: Family = Family {
         "diamond:n=4,setup=8.3",
         "diamond:n=5",
         "diamond:n=3,l=10",
+        "diamond:n=3,l=10,players=6",
+        "diamond:n=3,l=10,players=4,mode=coalition",
+        "diamond:n=3,l=8,players=6,mode=independent",
+        "diamond:n=4,l=10,players=8",
     ],
 };
 
@@ -71,12 +87,26 @@ pub const DIAMOND: Family = Family {
 pub const CYLINDER_DIAMOND: Family = Family {
     name: "cylinder-diamond",
     aliases: &[],
-    summary: "the diamond with axes 2..n wrapping (T8.7.1)",
-    params: &["n", "l", "setup"],
+    summary: "the diamond with axes 2..n wrapping (T8.7.1), for 2 to 2n players",
+    params: &[
+        "n",
+        "l",
+        "setup",
+        "players",
+        "mode",
+        "end",
+        "dead",
+        "order",
+        "selfcapture",
+        "cross",
+    ],
     build: |p| diamond(p, true),
     xboard: None,
     pgn: PgnName::Spec,
-    examples: &["cylinder-diamond:n=3"],
+    examples: &[
+        "cylinder-diamond:n=3",
+        "cylinder-diamond:n=3,l=10,players=4",
+    ],
 };
 
 /// Torus-diamond chess.
@@ -194,6 +224,7 @@ pub(crate) fn diamond_rules_def(
             stalemate: StalemateRule::Draw,
             insufficient_material: false,
             exchange_phase: false,
+            party: None,
         },
         start,
         start_castling: Vec::new(),
@@ -207,7 +238,12 @@ fn diamond(p: &Values, cylinder: bool) -> Result<VariantDef, VariantError> {
     let n = p.int("n").unwrap_or(3) as usize;
     let l = p.int("l").unwrap_or(8) as usize;
     let setup = setup_of(p, n)?;
-    let wraps: Vec<bool> = (0..n).map(|a| cylinder && a > 0).collect();
+    let party = PartySpec::of(p, n, l)?;
+    // T8.7.1: the cylinder makes the faces without armies neighbours; with
+    // more players those are the faces of the axes after the players'
+    // (axes 1..P/2 carry armies).
+    let first_free_axis = party.map_or(1, |q| q.players / 2);
+    let wraps: Vec<bool> = (0..n).map(|a| cylinder && a >= first_free_axis).collect();
     let g = Geometry::new(vec![l; n], wraps, Shape::Diamond, Naming::Layered)?;
     let kinds = diamond_kinds(&g, n);
     let white = white_pieces(&g, &kinds, n, l, setup);
@@ -235,7 +271,11 @@ fn diamond(p: &Values, cylinder: bool) -> Result<VariantDef, VariantError> {
     }
     let name = p.family();
     let spec = format!("{name}:n={n},l={l},setup={}", setup_name(setup));
-    Ok(diamond_rules_def(name, spec, g, kinds, start))
+    let two = diamond_rules_def(name, spec, g, kinds, start);
+    match party {
+        None => Ok(two),
+        Some(party) => party.definition(two, name),
+    }
 }
 
 /// Torus-diamond chess (T8.7.2): the cylinder-diamond's cells with

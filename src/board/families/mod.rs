@@ -7,6 +7,7 @@ pub mod chess;
 pub mod cube;
 pub mod diamond;
 pub mod finite;
+pub mod multiparty;
 pub mod raumschach;
 pub mod synchronous;
 

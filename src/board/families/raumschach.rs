@@ -128,6 +128,7 @@ fn raumschach() -> Result<VariantDef, VariantError> {
             stalemate: StalemateRule::Draw,
             insufficient_material: false,
             exchange_phase: false,
+            party: None,
         },
         start,
         start_castling: Vec::new(),

@@ -185,6 +185,44 @@ pub(crate) fn generate<B: Backend>(
     {
         generate_castling(pos, us, k, out);
     }
+    if v.kings_leave_with_army && which.captures() {
+        king_captures(pos, us, out);
+    }
+}
+
+/// The captures of enemy kings by `us` where a captured king's army
+/// leaves the board with it (multi-party games with `dead=remove`; the
+/// variant makes kings not capturable for the ordinary generation,
+/// [`Variant::kings_leave_with_army`]): such a capture is legal iff
+/// `us`'s king is safe once the armies have left, which the pin and
+/// check lines cannot tell, so each is played on a copy and tested.
+#[cold]
+fn king_captures(pos: &Position, us: Seat, out: &mut impl MoveSink) {
+    let v = &**pos.variant();
+    let board = pos.board();
+    for q in v.seating.capturable_by(us).iter() {
+        let Some(k) = pos.royal_cell(q) else {
+            continue;
+        };
+        for from in attacks::attackers(v, k, crate::board::seating::SeatSet::single(us), |c| {
+            board[c]
+        }) {
+            let mut found = Vec::new();
+            let m = Move::normal(from, k);
+            if v.is_pawn(piece_kind(board[from])) {
+                push_pawn_move(v, us, m, true, GenType::Captures, &mut found);
+            } else {
+                found.push(m);
+            }
+            for m in found {
+                let mut after = pos.clone();
+                after.make(m);
+                if !after.seat_in_check(us) {
+                    out.push(m);
+                }
+            }
+        }
+    }
 }
 
 /// Scans the king's lines for checks and pins, then its contact checks.

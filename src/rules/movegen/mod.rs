@@ -196,6 +196,22 @@ impl MoveGen {
                 }
             }
         }
+        if pos.variant().rules.party.is_some() {
+            Self::party_moves(pos, out);
+        }
+    }
+
+    /// The multi-party rules' changes to a move list: none when the game
+    /// is decided by the seats out, the one step
+    /// [`MoveKind::Out`](crate::rules::moves::MoveKind::Out) for a seat
+    /// without a move that leaves a game going on without it.
+    #[cold]
+    fn party_moves(pos: &Position, out: &mut Vec<Move>) {
+        if pos.party_decided() {
+            out.clear();
+        } else if out.is_empty() && pos.leaves_and_game_goes_on() {
+            out.push(Move::OUT);
+        }
     }
 
     /// The moves of kinds `which` of the seats deciding in `pos` into `out`
@@ -213,6 +229,10 @@ impl MoveGen {
     /// space for the generic backend).
     #[inline]
     pub fn count(&mut self, pos: &Position, list: &mut Vec<Move>) -> usize {
+        if pos.variant().rules.party.is_some() {
+            self.generate(pos, list);
+            return list.len();
+        }
         if self.fast.is_some() {
             let mut counter = MoveCounter::default();
             for s in pos.movers().iter() {

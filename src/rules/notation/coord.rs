@@ -29,6 +29,10 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+/// The coordinate text of the step of a seat that leaves a multi-party
+/// game without a legal move ([`MoveKind::Out`]): UCI's null move.
+pub const OUT_TEXT: &str = "0000";
+
 impl Position {
     /// Whether the variant writes castling king-takes-rook (Chess960).
     pub fn king_takes_rook(&self) -> bool {
@@ -41,6 +45,9 @@ impl Position {
     pub fn move_text(&self, m: Move, king_takes_rook: bool) -> String {
         let v = self.variant();
         let g = &v.geometry;
+        if m.kind == MoveKind::Out {
+            return OUT_TEXT.into();
+        }
         let to = if m.kind == MoveKind::Castle && king_takes_rook {
             m.aux
         } else {
@@ -66,6 +73,13 @@ impl Position {
         let v = self.variant();
         let g = &v.geometry;
         let text = text.trim();
+        if text == OUT_TEXT || text.eq_ignore_ascii_case("out") {
+            return moves
+                .iter()
+                .find(|m| m.kind == MoveKind::Out)
+                .copied()
+                .ok_or_else(|| MoveError::Illegal(text.to_string()));
+        }
         let (from, used) = g
             .parse_cell_prefix(text)
             .ok_or_else(|| MoveError::Syntax(text.to_string()))?;

@@ -1,8 +1,28 @@
 //! Text diagrams of positions: the 2-D board, or for three and more
 //! dimensions the 2-D slices side by side.
 
-use crate::board::piece::{EMPTY, piece_seat};
+use crate::board::party::Fate;
+use crate::board::piece::{EMPTY, Piece, piece_kind, piece_seat};
+use crate::board::variant::Variant;
 use crate::rules::position::Position;
+
+/// A piece of a variant of more than two seats in two characters.
+fn seat_piece(v: &Variant, p: Piece) -> String {
+    let seat = piece_seat(p);
+    let letter = v.kinds[piece_kind(p)].letter;
+    match v.rules.party {
+        Some(_) => {
+            let half = v.seat_count() / 2;
+            let (letter, axis) = if seat.index() < half {
+                (letter.to_ascii_uppercase(), seat.index() + 1)
+            } else {
+                (letter.to_ascii_lowercase(), seat.index() - half + 1)
+            };
+            format!("{letter}{axis}")
+        }
+        None => format!("{letter}{}", seat.index()),
+    }
+}
 
 /// A text diagram: the 2-D board, or for 3 and more dimensions the 2-D slices
 /// side by side, one row of slices per combination of axes 4, 5, …
@@ -15,16 +35,25 @@ pub fn diagram(pos: &Position) -> String {
     let levels = if n >= 3 { lens[2] as i32 } else { 1 };
     let rows: usize = lens.iter().skip(3).product();
     let mut out = String::new();
+    // Two seats: one letter per cell, upper case white. More: two
+    // characters, the letter and the seat (multi-party: upper case for the
+    // w seats, lower case for the s seats, then the seat's axis, so `K2`
+    // is w2's king and `p3` s3's pawn; other variants: the letter and the
+    // seat's number).
+    let wide = v.seat_count() > 2;
     let cell_char = |x: &[i32]| -> String {
         match g.cell_at(x) {
+            None if wide => "  ".into(),
             None => " ".into(),
             Some(c) => match pos.piece_at(c) {
+                EMPTY if wide => "..".into(),
                 EMPTY => ".".into(),
-                p if v.seat_count() <= 2 => v.piece_letter(p).to_string(),
-                p => format!("{}", piece_seat(p).index()),
+                p if !wide => v.piece_letter(p).to_string(),
+                p => seat_piece(v, p),
             },
         }
     };
+    let cell_width = if wide { 3 } else { 2 };
     for row in 0..rows {
         // Coordinates of axes 4.. for this row.
         let mut high = Vec::new();
@@ -60,7 +89,7 @@ pub fn diagram(pos: &Position) -> String {
                 header.push_str(&format!(
                     "{:<width$}",
                     name,
-                    width = (files as usize) * 2 + 3
+                    width = (files as usize) * cell_width + 3
                 ));
             }
             out.push_str(header.trim_end());
@@ -87,12 +116,36 @@ pub fn diagram(pos: &Position) -> String {
         for _ in 0..levels {
             for f in 0..files {
                 footer.push((b'a' + f as u8) as char);
-                footer.push(' ');
+                footer.push_str(if wide { "  " } else { " " });
             }
             footer.push_str("   ");
         }
         out.push_str(footer.trim_end());
         out.push('\n');
+    }
+    if wide {
+        out.push_str(if v.rules.party.is_some() {
+            "pieces: letter, upper case for w1..wn and lower case for s1..sn, then the seat's axis (K2: w2's king, p3: s3's pawn)\n"
+        } else {
+            "pieces: letter and seat number (K2: seat 2's king)\n"
+        });
+    }
+    if !pos.out().is_empty() {
+        let fates = pos.turn_state().fates;
+        let list: Vec<String> = pos
+            .out()
+            .iter()
+            .map(|s| {
+                let how = match fates.of(s) {
+                    Some(Fate::Lost) => "lost",
+                    Some(Fate::Drawn) => "drawn",
+                    Some(Fate::Won) => "won",
+                    None => "out",
+                };
+                format!("{} ({how})", v.seating.name(s))
+            })
+            .collect();
+        out.push_str(&format!("out of play: {}\n", list.join(", ")));
     }
     let side = v.seating.name(pos.to_move());
     out.push_str(&format!("{side} to move"));

@@ -198,6 +198,10 @@ fn is_capture(pos: &Position, m: Move) -> bool {
         || (m.kind != MoveKind::Castle && pos.piece_at(m.to as usize) != EMPTY)
 }
 
+/// The word for the step of a seat without a legal move that leaves a
+/// multi-party game ([`MoveKind::Out`]) in the seeds' notations.
+pub const OUT_WORD: &str = "out";
+
 /// The move in T6 long notation with English letters: `Ng1-f3`, `e2-e4`,
 /// `Qd1xd7`, `e5xd6 e.p.`, `0-0`, `e7-e8=Q`, then `+`, `++` or `#`.
 pub fn long_notation(pos: &Position, m: Move) -> String {
@@ -209,6 +213,9 @@ pub fn long_notation_with(pos: &Position, m: Move, letters: LetterSet) -> String
     let v = &**pos.variant();
     let g = &v.geometry;
     let mut s = String::new();
+    if m.kind == MoveKind::Out {
+        return OUT_WORD.into();
+    }
     if m.kind == MoveKind::Castle {
         s.push_str(if castles_short(v, m) { "0-0" } else { "0-0-0" });
     } else {
@@ -240,7 +247,7 @@ pub fn long_notation_with(pos: &Position, m: Move, letters: LetterSet) -> String
 pub fn short_notation(pos: &Position, m: Move, letters: LetterSet) -> String {
     let v = &**pos.variant();
     let g = &v.geometry;
-    if m.kind == MoveKind::Castle {
+    if m.kind == MoveKind::Castle || m.kind == MoveKind::Out {
         return long_notation_with(pos, m, letters);
     }
     let kind = piece_kind(pos.piece_at(m.from as usize));
@@ -388,6 +395,22 @@ pub fn parse_annotated(
     let v = &**pos.variant();
     let g = &v.geometry;
     let original = text.trim().to_string();
+    if original.eq_ignore_ascii_case(OUT_WORD) {
+        // The step of a seat without a move that leaves a multi-party game.
+        return match pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.kind == MoveKind::Out)
+        {
+            Some(mv) => Ok(ParsedMove {
+                mv,
+                check: None,
+                capture_sign: false,
+                comment: String::new(),
+            }),
+            None => Err(SanError::Illegal(original)),
+        };
+    }
     let mut body: String = ascii_greek(g.naming(), &original);
     // Comments, then check marks, from the end.
     let mut comment = String::new();

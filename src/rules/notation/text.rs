@@ -18,10 +18,11 @@
 use std::sync::Arc;
 
 use crate::board::geometry::{Cell, Geometry};
+use crate::board::party::{Fate, Fates};
 use crate::board::piece::{EMPTY, Piece, piece, piece_kind, piece_seat};
-use crate::board::seating::{Seat, SeatSet, Turn, TurnOrder};
+use crate::board::seating::Seat;
 use crate::board::variant::Variant;
-use crate::rules::position::{Exchange, Position, PositionError};
+use crate::rules::position::{Exchange, Position, PositionError, TurnState};
 
 /// The board's cells as slices → ranks (highest first) → cells (by file).
 pub fn layout(g: &Geometry) -> Vec<Vec<Vec<Cell>>> {
@@ -55,27 +56,42 @@ fn piece_token(v: &Variant, p: Piece) -> String {
     if seat.index() < 2 && v.seat_count() <= 2 {
         v.piece_letter(p).to_string()
     } else {
-        format!("({}{})", seat.index(), v.kinds[piece_kind(p)].letter)
+        format!("({}{})", side_token(v, seat), v.kinds[piece_kind(p)].letter)
     }
 }
 
+/// A seat in a position text: `w`/`b` for two seats, the seat's name in
+/// multi-party games (`w1` … `s3`), else its number.
 fn side_token(v: &Variant, seat: Seat) -> String {
     if v.seat_count() == 2 {
         ["w", "b"][seat.index()].to_string()
+    } else if v.rules.party.is_some() {
+        v.seating.name(seat).to_string()
     } else {
         seat.index().to_string()
     }
 }
 
-/// The turn a position text's side field means: `seat` alone, its side's
-/// seats in play, or every seat in play, as the variant's turn order says.
-fn turn_of(v: &Variant, seat: Seat, out: SeatSet) -> Turn {
-    let live = v.seating.all().difference(out);
-    match v.seating.turn_order() {
-        TurnOrder::Rotate => Turn::One(seat),
-        TurnOrder::AnyMemberOfSide => Turn::AnyOf(v.seating.side_of(seat).intersection(live)),
-        TurnOrder::Simultaneous => Turn::All(live),
+/// The seat whose name (or number) starts `text`, with the length of the
+/// name: the longest name wins (`w12` before `w1`).
+fn seat_prefix(v: &Variant, text: &str) -> Option<(Seat, usize)> {
+    let digits = text.chars().take_while(|c| c.is_ascii_digit()).count();
+    if digits > 0 {
+        return text[..digits]
+            .parse::<usize>()
+            .ok()
+            .filter(|&p| p < v.seat_count())
+            .map(|p| (Seat::new(p), digits));
     }
+    v.seating
+        .seats()
+        .filter(|&s| {
+            let name = v.seating.name(s);
+            text.get(..name.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(name))
+        })
+        .max_by_key(|&s| v.seating.name(s).len())
+        .map(|s| (s, v.seating.name(s).len()))
 }
 
 /// Largest halfmove clock or move number a position text may carry.
@@ -126,6 +142,20 @@ pub fn position_to_text(pos: &Position) -> String {
         pos.halfmove_clock(),
         pos.fullmove_number()
     );
+    let fates = pos.turn_state().fates;
+    if !fates.seats().is_empty() {
+        let list: Vec<String> = fates
+            .seats()
+            .iter()
+            .filter_map(|s| {
+                fates
+                    .of(s)
+                    .map(|f| format!("{}{}", side_token(v, s), f.symbol()))
+            })
+            .collect();
+        text.push_str(" out:");
+        text.push_str(&list.join(","));
+    }
     let ex = pos.exchange();
     if !ex.is_empty() {
         let mut open: Vec<String> = ex
@@ -196,11 +226,42 @@ fn parse_side(v: &Variant, s: &str) -> Result<Seat, PositionError> {
     match (s, v.seat_count()) {
         ("w", 2) | ("W", 2) => Ok(Seat::new(0)),
         ("b", 2) | ("B", 2) => Ok(Seat::new(1)),
-        (s, n) => match s.parse::<usize>() {
-            Ok(p) if p < n => Ok(Seat::new(p)),
+        (s, _) => match seat_prefix(v, s) {
+            Some((seat, len)) if len == s.len() => Ok(seat),
             _ => Err(PositionError::Side(format!("'{s}' names no player"))),
         },
     }
+}
+
+/// Reads the multi-party field `out:<seat><fate>,…` (fates `-` lost, `=`
+/// drawn, `+` won).
+fn parse_out(v: &Variant, text: &str) -> Result<Fates, PositionError> {
+    let bad = |m: String| PositionError::Out(m);
+    let list = text
+        .strip_prefix("out:")
+        .ok_or_else(|| bad(format!("'{text}': expected out:<seat><fate>,…")))?;
+    let mut fates = Fates::default();
+    for item in list.split(',') {
+        let (seat, len) =
+            seat_prefix(v, item).ok_or_else(|| bad(format!("'{item}' names no player")))?;
+        let mut rest = item[len..].chars();
+        let fate = match (rest.next().and_then(Fate::from_symbol), rest.next()) {
+            (Some(f), None) => f,
+            _ => {
+                return Err(bad(format!(
+                    "'{item}': a seat and its fate, '-' lost, '=' drawn or '+' won"
+                )));
+            }
+        };
+        if fates.seats().contains(seat) {
+            return Err(bad(format!("{} is listed twice", v.seating.name(seat))));
+        }
+        fates.set(seat, fate);
+    }
+    if v.rules.party.is_none() {
+        return Err(bad("only multi-party games have seats out of play".into()));
+    }
+    Ok(fates)
 }
 
 /// The castling pieces of `player` on the king's rank, by file.
@@ -304,7 +365,15 @@ pub fn position_from_text(v: &Arc<Variant>, text: &str) -> Result<Position, Posi
             .filter(|&f| f <= MAX_COUNTER)
             .ok_or_else(|| PositionError::Counter(format!("bad move number '{s}'")))?,
     };
-    let exchange = match fields.next() {
+    let mut next = fields.next();
+    let fates = match next {
+        Some(f) if f.starts_with("out:") => {
+            next = fields.next();
+            parse_out(v, f)?
+        }
+        _ => Fates::default(),
+    };
+    let exchange = match next {
         Some(f) if f.starts_with("exchange:") => Some(parse_exchange(v, f)?),
         Some(extra) => return Err(PositionError::TrailingText(extra.into())),
         None => None,
@@ -322,8 +391,15 @@ pub fn position_from_text(v: &Arc<Variant>, text: &str) -> Result<Position, Posi
                 .ok_or_else(|| PositionError::EnPassant(format!("'{s}' is not a cell")))?,
         ),
     };
-    let turn = turn_of(v, to_move, SeatSet::EMPTY);
-    let mut pos = Position::from_parts(v, &pieces, turn, &castling, ep, halfmove, fullmove)?;
+    if fates.seats().contains(to_move) {
+        return Err(PositionError::Side(format!(
+            "{} is out of play and cannot be to move",
+            v.seating.name(to_move)
+        )));
+    }
+    let turn = v.seating.turn_led_by(to_move, fates.seats());
+    let state = TurnState::new(turn, fates);
+    let mut pos = Position::from_parts(v, &pieces, state, &castling, ep, halfmove, fullmove)?;
     if let Some(ex) = exchange {
         pos.enter_exchange(ex)?;
     }
@@ -381,19 +457,14 @@ fn parse_board(v: &Variant, text: &str) -> Result<Vec<(Cell, Piece)>, PositionEr
                         if c2 == ')' {
                             break;
                         }
-                        if c2.is_ascii_digit() && letter.is_none() {
-                            num.push(c2);
-                        } else if letter.is_none() {
-                            letter = Some(c2);
-                        } else {
-                            return Err(PositionError::Board("malformed '(…)' piece".into()));
-                        }
+                        num.push(c2);
                     }
-                    let player = num
-                        .parse::<usize>()
-                        .ok()
-                        .filter(|&p| p < v.seat_count())
-                        .map(Seat::new);
+                    // The seat (number or name), then the piece letter.
+                    let player = seat_prefix(v, &num).and_then(|(seat, len)| {
+                        let mut rest = num[len..].chars();
+                        letter = rest.next();
+                        rest.next().is_none().then_some(seat)
+                    });
                     match (player, letter) {
                         (Some(p), Some(l)) => (p, l.to_ascii_uppercase()),
                         _ => return Err(PositionError::Board("malformed '(…)' piece".into())),

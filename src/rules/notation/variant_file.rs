@@ -346,6 +346,7 @@ fn convert(text: &str, v: &VariantText) -> Result<FileVariant, FileError> {
         // A user's board has no proof of which material cannot mate.
         insufficient_material: false,
         exchange_phase: false,
+        party: None,
     };
     let promotion_zone = match r.and_then(|r| r.promotion.as_ref()) {
         None => None,
