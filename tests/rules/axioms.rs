@@ -358,6 +358,20 @@ fn cli_prints_the_report() {
     );
 }
 
+/// The threats of a report that must have nothing but threats, as
+/// (attacker, victim).
+fn only_threats<'a>(spec: &str, r: &'a AxiomReport) -> Vec<(&'a Occupant, &'a Occupant)> {
+    r.violations
+        .iter()
+        .map(|violation| match violation {
+            Violation::Threat {
+                attacker, victim, ..
+            } => (attacker, victim),
+            other => panic!("{spec}: only threats expected, got {other:?}"),
+        })
+        .collect()
+}
+
 /// Seed §8.6: a multi-party start derived from a board of edge 8 breaks
 /// the threat-freedom axiom ("the pawns of neighbouring players threaten
 /// each other"); with l >= 10 "all axioms hold". The l = 8 game is refused
@@ -393,14 +407,8 @@ fn multi_party_starts_hold_the_axioms_from_edge_10_and_break_threat_freedom_at_8
         let (_, r) = report(spec);
         assert!(!r.passes(), "{spec}");
         let axis = |p: usize| p % (players / 2);
-        for violation in &r.violations {
-            let Violation::Threat {
-                attacker, victim, ..
-            } = violation
-            else {
-                panic!("{spec}: only threats expected, got {violation:?}");
-            };
-            assert_eq!(attacker.letter, 'B', "{spec}: {violation:?}");
+        for (attacker, victim) in only_threats(spec, &r) {
+            assert_eq!(attacker.letter, 'B', "{spec}: {attacker:?} on {victim:?}");
             // On the plain diamond only neighbours are reached; the
             // cylinder's wrapping axes also lead to the opposite face.
             if spec.starts_with("diamond") {
@@ -416,13 +424,7 @@ fn multi_party_starts_hold_the_axioms_from_edge_10_and_break_threat_freedom_at_8
         let half = players / 2;
         let axis = |p: usize| p % half;
         let mut pawn_on_pawn = 0;
-        for violation in &r.violations {
-            let Violation::Threat {
-                attacker, victim, ..
-            } = violation
-            else {
-                panic!("{spec}: only threats expected, got {violation:?}");
-            };
+        for (attacker, victim) in only_threats(&spec, &r) {
             // Neighbours: players of different axes, never the opposite one.
             assert_ne!(axis(attacker.player), axis(victim.player), "{spec}");
             if attacker.letter == 'P' && victim.letter == 'P' {

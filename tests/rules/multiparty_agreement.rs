@@ -124,6 +124,17 @@ impl Pair {
             .collect()
     }
 
+    /// Perft of both from the current position.
+    fn assert_perft_agrees(&self, depth: u32) {
+        let mut f = self.fast.clone();
+        assert_eq!(
+            movegen::perft(&mut f, depth),
+            self.reference.perft(depth),
+            "perft {depth}\n{}",
+            self.describe()
+        );
+    }
+
     fn play(&mut self, key: &Key, m: Move, p: PMove) {
         self.history.push(if key.0.is_empty() {
             "out".into()
@@ -185,13 +196,7 @@ fn playouts(spec: &str, games: usize, plies: usize, seed: u64) -> BTreeMap<&'sta
             }
             if ply % 8 == 7 {
                 // Perft 2 from a position of the game as well.
-                let mut f = pair.fast.clone();
-                assert_eq!(
-                    movegen::perft(&mut f, 2),
-                    pair.reference.perft(2),
-                    "perft 2\n{}",
-                    pair.describe()
-                );
+                pair.assert_perft_agrees(2);
                 *seen.entry("perft 2 positions").or_default() += 1;
             }
             let list: Vec<(&Key, &(Move, PMove))> = moves.iter().collect();
@@ -374,13 +379,7 @@ fn sparse_positions_agree_and_seats_go_out_mated_or_stalemated() {
         for ply in 0..6 {
             let moves = pair.compare();
             if ply == 0 {
-                let mut f = pair.fast.clone();
-                assert_eq!(
-                    movegen::perft(&mut f, 2),
-                    pair.reference.perft(2),
-                    "perft 2\n{}",
-                    pair.describe()
-                );
+                pair.assert_perft_agrees(2);
             }
             if moves.is_empty() {
                 *seen.entry("game over").or_default() += 1;

@@ -49,23 +49,27 @@ pub static SETUP: Param = Param {
     option: "DiamondSetup",
 };
 
+/// The parameters of the diamonds that seat more than two players: the
+/// board's, then the multi-party ones ([`super::multiparty`]).
+const PARTY_DIAMOND_PARAMS: &[&str] = &[
+    "n",
+    "l",
+    "setup",
+    "players",
+    "mode",
+    "end",
+    "dead",
+    "order",
+    "selfcapture",
+    "cross",
+];
+
 /// Diamond chess.
 pub const DIAMOND: Family = Family {
     name: "diamond",
     aliases: &[],
     summary: "the n-D diamond (T8.1-T8.4), for 2 to 2n players (T8.6)",
-    params: &[
-        "n",
-        "l",
-        "setup",
-        "players",
-        "mode",
-        "end",
-        "dead",
-        "order",
-        "selfcapture",
-        "cross",
-    ],
+    params: PARTY_DIAMOND_PARAMS,
     build: |p| diamond(p, false),
     xboard: None,
     pgn: PgnName::Spec,
@@ -88,18 +92,7 @@ pub const CYLINDER_DIAMOND: Family = Family {
     name: "cylinder-diamond",
     aliases: &[],
     summary: "the diamond with axes 2..n wrapping (T8.7.1), for 2 to 2n players",
-    params: &[
-        "n",
-        "l",
-        "setup",
-        "players",
-        "mode",
-        "end",
-        "dead",
-        "order",
-        "selfcapture",
-        "cross",
-    ],
+    params: PARTY_DIAMOND_PARAMS,
     build: |p| diamond(p, true),
     xboard: None,
     pgn: PgnName::Spec,

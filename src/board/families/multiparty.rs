@@ -85,17 +85,6 @@ pub static CROSS: Param = Param {
     option: "CrossCaptures",
 };
 
-/// The parameter keys of the multi-party families, after their board's.
-pub const PARTY_KEYS: [&str; 7] = [
-    "players",
-    "mode",
-    "end",
-    "dead",
-    "order",
-    "selfcapture",
-    "cross",
-];
-
 /// The multi-party settings a spec gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PartySpec {
