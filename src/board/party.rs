@@ -145,25 +145,18 @@ impl PartyRules {
         (self.mode == PartyMode::Independent).then(|| Seat::new((seat.index() + seats / 2) % seats))
     }
 
-    /// The seats out and their fates after `seat` goes out with `fate`
-    /// (its independent game's opponent leaving with it, with the
-    /// opposite fate); `seats` is the variant's seat count.
-    pub fn go_out(
-        &self,
-        fates: Fates,
-        out: SeatSet,
-        seat: Seat,
-        fate: Fate,
-        seats: usize,
-    ) -> (Fates, SeatSet) {
-        let (mut fates, mut out) = (fates, out);
-        if out.contains(seat) {
-            return (fates, out);
+    /// The fates after `seat` goes out with `fate` (its independent
+    /// game's opponent leaving with it, with the opposite fate); `seats`
+    /// is the variant's seat count. The seats out of a multi-party game
+    /// are exactly those with a fate ([`Fates::seats`]).
+    pub fn go_out(&self, fates: Fates, seat: Seat, fate: Fate, seats: usize) -> Fates {
+        let mut fates = fates;
+        if fates.of(seat).is_some() {
+            return fates;
         }
         fates.set(seat, fate);
-        out.insert(seat);
         if let Some(p) = self.partner(seat, seats)
-            && !out.contains(p)
+            && fates.of(p).is_none()
         {
             let other = match fate {
                 Fate::Lost => Fate::Won,
@@ -171,9 +164,8 @@ impl PartyRules {
                 Fate::Drawn => Fate::Drawn,
             };
             fates.set(p, other);
-            out.insert(p);
         }
-        (fates, out)
+        fates
     }
 }
 
@@ -199,28 +191,16 @@ mod tests {
             dead: DeadPieces::Remove,
         };
         // Six seats w1 w2 w3 s1 s2 s3: w2 (1) plays s2 (4).
-        let (fates, out) = rules.go_out(
-            Fates::default(),
-            SeatSet::EMPTY,
-            Seat::new(4),
-            Fate::Lost,
-            6,
-        );
-        assert_eq!(out, [1, 4].into_iter().map(Seat::new).collect());
+        let fates = rules.go_out(Fates::default(), Seat::new(4), Fate::Lost, 6);
+        assert_eq!(fates.seats(), [1, 4].into_iter().map(Seat::new).collect());
         assert_eq!(fates.of(Seat::new(1)), Some(Fate::Won));
         assert_eq!(fates.of(Seat::new(4)), Some(Fate::Lost));
         let ffa = PartyRules {
             mode: PartyMode::FreeForAll,
             ..rules
         };
-        let (fates, out) = ffa.go_out(
-            Fates::default(),
-            SeatSet::EMPTY,
-            Seat::new(4),
-            Fate::Drawn,
-            6,
-        );
-        assert_eq!(out, SeatSet::single(Seat::new(4)));
+        let fates = ffa.go_out(Fates::default(), Seat::new(4), Fate::Drawn, 6);
+        assert_eq!(fates.seats(), SeatSet::single(Seat::new(4)));
         assert_eq!(fates.of(Seat::new(4)), Some(Fate::Drawn));
         assert_eq!(fates.of(Seat::new(1)), None);
     }

@@ -259,23 +259,25 @@ impl Position {
     /// [`crate::rules::moves::MoveKind::Out`]); else the rule draws.
     fn party_outcome(&self, party: PartyRules) -> Option<Outcome> {
         let v = &**self.variant();
-        let state = self.turn_state();
-        if let Some(o) = party_result(v, party, state.fates, state.out) {
+        if let Some(o) = party_result(v, party, self.turn_state().fates) {
             return Some(o);
         }
         let movers = self.movers();
-        let stuck = with_generator(v, |g| !g.any_move(self, movers));
-        if stuck {
-            // Every seat of the turn leaves (one seat, or a coalition whose
-            // members all have no move).
-            let (mut fates, mut out) = (state.fates, state.out);
-            for s in movers.iter() {
-                (fates, out) =
-                    party.go_out(fates, out, s, self.fate_without_moves(s), v.seat_count());
-            }
-            return party_result(v, party, fates, out);
+        if with_generator(v, |g| !g.any_move(self, movers)) {
+            return self.result_if_movers_leave(party);
         }
         self.rule_draw()
+    }
+
+    /// The result, if any, once every seat deciding now has left as a seat
+    /// without a legal move does (one seat, or a coalition whose members
+    /// all have no move).
+    fn result_if_movers_leave(&self, party: PartyRules) -> Option<Outcome> {
+        let v = &**self.variant();
+        let fates = self.movers().iter().fold(self.turn_state().fates, |f, s| {
+            party.go_out(f, s, self.fate_without_moves(s), v.seat_count())
+        });
+        party_result(v, party, fates)
     }
 
     /// The fate of a seat that has no legal move: mated if its king is
@@ -292,24 +294,20 @@ impl Position {
     /// of the seats out), without a look at the moves.
     pub fn party_decided(&self) -> bool {
         let v = &**self.variant();
-        let state = self.turn_state();
         v.rules
             .party
-            .is_some_and(|party| party_result(v, party, state.fates, state.out).is_some())
+            .is_some_and(|party| party_result(v, party, self.turn_state().fates).is_some())
     }
 
     /// Whether the seat to move, which has no legal move, leaves a
     /// multi-party game that goes on without it (its move is then
-    /// [`crate::rules::moves::MoveKind::Out`]).
+    /// [`crate::rules::moves::MoveKind::Out`]; a coalition whose members
+    /// all have no move always ends the game).
     pub fn leaves_and_game_goes_on(&self) -> bool {
-        let v = &**self.variant();
-        let (Some(party), Turn::One(seat)) = (v.rules.party, self.turn()) else {
-            return false;
-        };
-        let state = self.turn_state();
-        let fate = self.fate_without_moves(seat);
-        let (fates, out) = party.go_out(state.fates, state.out, seat, fate, v.seat_count());
-        party_result(v, party, fates, out).is_none()
+        self.variant()
+            .rules
+            .party
+            .is_some_and(|party| self.result_if_movers_leave(party).is_none())
     }
 
     /// The draws that need no look at the moves: dead position, the
@@ -327,7 +325,7 @@ impl Position {
             return None;
         };
         Some(match v.rules.party {
-            Some(party) => party_draw(v, party, self.turn_state().fates, self.out(), reason),
+            Some(party) => party_draw(v, party, self.turn_state().fates, reason),
             None => Outcome::draw(v.seat_count(), reason),
         })
     }
@@ -416,8 +414,14 @@ fn fate_points(fate: Fate) -> Points {
     }
 }
 
-/// The result of a multi-party game whose seats out are `out` with
-/// `fates`, if that decides the game (docs/variants.md, "Multi-party
+/// The points of `seat` in a multi-party game that ends now: by its fate
+/// if it is out, else `in_play`.
+fn points_of(fates: Fates, seat: Seat, in_play: Points) -> Points {
+    fates.of(seat).map_or(in_play, fate_points)
+}
+
+/// The result of a multi-party game whose seats out (the seats with a
+/// fate) left with `fates`, if that decides the game (docs/variants.md, "Multi-party
 /// diamond chess", has the scores with examples):
 /// - free-for-all: over at the first loss (`end=first`) or when at most
 ///   one player is left; a player out scores by its fate (mated 0,
@@ -428,18 +432,15 @@ fn fate_points(fate: Fate) -> Points {
 ///   coalition that only ran out of stalemated members draws;
 /// - independent games: over when one game ended (`end=first`: its winner
 ///   1, loser 0, everyone else ½) or all of them (each by its game).
-pub fn party_result(v: &Variant, party: PartyRules, fates: Fates, out: SeatSet) -> Option<Outcome> {
+pub fn party_result(v: &Variant, party: PartyRules, fates: Fates) -> Option<Outcome> {
     let seats = v.seat_count();
+    let out = fates.seats();
     let live = v.seating.all().difference(out);
-    let by_fate = |s: Seat, live_points: Points| match fates.of(s) {
-        Some(f) if out.contains(s) => fate_points(f),
-        _ => live_points,
-    };
     match party.mode {
         PartyMode::FreeForAll => {
             let over = (party.end == GameEnd::First && !fates.lost.is_empty()) || live.len() <= 1;
             over.then(|| Outcome {
-                points: BySeat::from_fn(seats, |s| by_fate(s, Points::ONE)),
+                points: BySeat::from_fn(seats, |s| points_of(fates, s, Points::ONE)),
                 reason: EndReason::Elimination { losers: out },
             })
         }
@@ -478,7 +479,7 @@ pub fn party_result(v: &Variant, party: PartyRules, fates: Fates, out: SeatSet) 
                 GameEnd::Last => live.is_empty(),
             };
             over.then(|| Outcome {
-                points: BySeat::from_fn(seats, |s| by_fate(s, Points::HALF)),
+                points: BySeat::from_fn(seats, |s| points_of(fates, s, Points::HALF)),
                 reason: EndReason::Elimination { losers: fates.lost },
             })
         }
@@ -487,21 +488,12 @@ pub fn party_result(v: &Variant, party: PartyRules, fates: Fates, out: SeatSet) 
 
 /// A draw by rule (`reason`) in a multi-party game: the players still in
 /// score ½, those out by their fates; coalitions draw as a whole.
-fn party_draw(
-    v: &Variant,
-    party: PartyRules,
-    fates: Fates,
-    out: SeatSet,
-    reason: EndReason,
-) -> Outcome {
+fn party_draw(v: &Variant, party: PartyRules, fates: Fates, reason: EndReason) -> Outcome {
     if party.mode == PartyMode::Coalition {
         return Outcome::draw(v.seat_count(), reason);
     }
     Outcome {
-        points: BySeat::from_fn(v.seat_count(), |s| match fates.of(s) {
-            Some(f) if out.contains(s) => fate_points(f),
-            _ => Points::HALF,
-        }),
+        points: BySeat::from_fn(v.seat_count(), |s| points_of(fates, s, Points::HALF)),
         reason,
     }
 }

@@ -539,12 +539,7 @@ impl Position {
         if m.kind == MoveKind::Out {
             // A seat without a legal move leaves the game: mated if its
             // king is attacked, else stalemated.
-            let fate = if self.seat_in_check(mover) {
-                Fate::Lost
-            } else {
-                Fate::Drawn
-            };
-            out = self.seat_out(mover, fate, &mut undo);
+            out = self.seat_out(mover, self.fate_without_moves(mover), &mut undo);
         }
         self.pass_turn(mover, out);
         if m.kind == MoveKind::DoubleStep && self.ep_capturable(mover, m.aux as usize) {
@@ -571,8 +566,8 @@ impl Position {
             self.state.fates.set(seat, fate);
             return out;
         };
-        let (fates, out) =
-            party.go_out(self.state.fates, self.state.out, seat, fate, v.seat_count());
+        let fates = party.go_out(self.state.fates, seat, fate, v.seat_count());
+        let out = fates.seats();
         if party.dead == DeadPieces::Remove {
             for gone in out.difference(self.state.out).iter() {
                 let cells: Vec<Cell> = self.seat_cells(gone).collect();

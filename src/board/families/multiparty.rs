@@ -189,12 +189,11 @@ impl PartySpec {
     /// and turn order.
     pub fn seating(&self, n: usize) -> Seating {
         let half = self.players / 2;
-        let seat_of = |i: usize| Seat::new(i);
         let is_w = |s: Seat| s.index() < half;
         let axis_of = |s: Seat| s.index() % half;
         let infos: Vec<SeatInfo> = (0..self.players)
             .map(|i| {
-                let s = seat_of(i);
+                let s = Seat::new(i);
                 let k = axis_of(s);
                 let sign0 = if is_w(s) { 1 } else { -1 };
                 SeatInfo {
@@ -211,10 +210,9 @@ impl PartySpec {
             .collect();
         let all = SeatSet::first(self.players);
         let others = |s: Seat| all.difference(SeatSet::single(s));
-        let partner = |s: Seat| seat_of((s.index() + half) % self.players);
         let enemies = |s: Seat| -> SeatSet {
             (0..self.players)
-                .map(seat_of)
+                .map(Seat::new)
                 .filter(|&o| is_w(o) != is_w(s))
                 .collect()
         };
@@ -234,12 +232,9 @@ impl PartySpec {
                 BySeat::from_fn(self.players, enemies),
             ),
             PartyMode::Independent => {
-                let rel = |s: Seat| {
-                    if self.cross {
-                        others(s)
-                    } else {
-                        SeatSet::single(partner(s))
-                    }
+                let rel = |s: Seat| match self.rules.partner(s, self.players) {
+                    Some(opponent) if !self.cross => SeatSet::single(opponent),
+                    _ => others(s),
                 };
                 (
                     BySeat::from_fn(self.players, rel),
@@ -250,7 +245,7 @@ impl PartySpec {
         let (order, turn) = match self.rules.mode {
             PartyMode::Coalition => (
                 (0..half)
-                    .flat_map(|k| [seat_of(k), seat_of(half + k)])
+                    .flat_map(|k| [Seat::new(k), Seat::new(half + k)])
                     .collect(),
                 if self.free_order {
                     TurnOrder::AnyMemberOfSide
@@ -258,7 +253,10 @@ impl PartySpec {
                     TurnOrder::Rotate
                 },
             ),
-            _ => ((0..self.players).map(seat_of).collect(), TurnOrder::Rotate),
+            _ => (
+                (0..self.players).map(Seat::new).collect(),
+                TurnOrder::Rotate,
+            ),
         };
         Seating::new(BySeat::from_vec(infos), order, may_capture, checks, turn)
             .expect("invariant: the multi-party relations never relate a seat to itself")
