@@ -179,6 +179,24 @@ impl fmt::Display for PartyMode {
     }
 }
 
+impl fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GameEnd::First => "first",
+            GameEnd::Last => "last",
+        })
+    }
+}
+
+impl fmt::Display for DeadPieces {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DeadPieces::Remove => "remove",
+            DeadPieces::Stay => "stay",
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

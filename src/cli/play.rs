@@ -7,13 +7,18 @@ use std::time::Duration;
 
 use clap::Args;
 
+use ndchess::board::party::Fate;
 use ndchess::board::registry;
+use ndchess::board::seating::Seat;
+use ndchess::board::variant::Variant;
 use ndchess::game::{
     DriverOptions, EnginePlayer, Game, GameEnd, Player, PlayerError, RandomPlayer, Request, Step,
     Verdict, run,
 };
 use ndchess::protocol::text::result_text;
+use ndchess::rules::moves::MoveKind;
 use ndchess::rules::notation::{self, san};
+use ndchess::search::multi::MultiAlgorithm;
 use ndchess::search::{EngineOptions, Limits};
 
 use super::{CommandError, VariantArgs, io};
@@ -51,6 +56,91 @@ pub struct PlayArgs {
     /// Directory of endgame tables to probe (docs/tablebases.md).
     #[arg(long)]
     pub tablebases: Option<std::path::PathBuf>,
+    /// The search of multi-party games (more than two players) for every
+    /// seat without a `--seat` setting.
+    #[arg(long, default_value_t = MultiAlgorithm::DEFAULT.name().to_string())]
+    pub multi_search: String,
+    /// Search settings of one seat, `SEAT:KEY=VALUE[,KEY=VALUE…]` with
+    /// keys `search` (paranoid, brs, maxn), `depth`, `nodes`, `movetime`
+    /// (ms), `threads`; e.g. `--seat w2:search=brs,depth=3` (repeatable).
+    /// The seat plays with its own engine.
+    #[arg(long = "seat")]
+    pub seats: Vec<String>,
+}
+
+/// One seat's own search settings (`--seat`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatSettings {
+    /// The seat.
+    pub seat: Seat,
+    /// Multi-party search.
+    pub search: Option<MultiAlgorithm>,
+    /// Search limits.
+    pub limits: Option<Limits>,
+    /// Threads.
+    pub threads: Option<usize>,
+}
+
+/// Reads a `--seat` setting of variant `v`.
+pub fn parse_seat_settings(v: &Variant, text: &str) -> Result<SeatSettings, String> {
+    let (name, rest) = text
+        .split_once(':')
+        .ok_or_else(|| format!("--seat {text:?}: expected SEAT:KEY=VALUE[,KEY=VALUE…]"))?;
+    let seat = v
+        .seating
+        .seats()
+        .find(|&s| v.seating.name(s).eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| {
+            let names: Vec<&str> = v.seating.seats().map(|s| v.seating.name(s)).collect();
+            format!(
+                "--seat {text:?}: no seat {name:?} in {} (seats: {})",
+                v.spec,
+                names.join(", ")
+            )
+        })?;
+    let mut settings = SeatSettings {
+        seat,
+        search: None,
+        limits: None,
+        threads: None,
+    };
+    for item in rest.split(',').filter(|i| !i.trim().is_empty()) {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("--seat {text:?}: {item:?} is not KEY=VALUE"))?;
+        let number = |what: &str| {
+            value
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("--seat {text:?}: {what} must be a positive integer"))
+        };
+        match key.trim() {
+            "search" => {
+                settings.search = Some(MultiAlgorithm::parse(value).ok_or_else(|| {
+                    format!("--seat {text:?}: search must be paranoid, brs or maxn")
+                })?)
+            }
+            "depth" => settings.limits = Some(Limits::depth(number("depth")? as u32)),
+            "nodes" => {
+                settings.limits = Some(Limits {
+                    nodes: Some(number("nodes")?),
+                    ..Limits::default()
+                })
+            }
+            "movetime" => {
+                settings.limits = Some(Limits::movetime(Duration::from_millis(number("movetime")?)))
+            }
+            "threads" => settings.threads = Some(number("threads")? as usize),
+            other => {
+                return Err(format!(
+                    "--seat {text:?}: unknown key {other:?} (search, depth, nodes, movetime, threads)"
+                ));
+            }
+        }
+    }
+    Ok(settings)
 }
 
 /// The parameters a spec leaves to chance (a Chess960 start number),
@@ -118,14 +208,67 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
         hash_mb: args.hash,
         ..EngineOptions::default()
     };
-    let mut engine = EnginePlayer::new("ndchess", options, limits);
-    engine.engine().set_tablebase_path(args.tablebases.clone());
-    let mut player = SelfPlay {
-        engine,
-        opening: RandomPlayer::new(args.seed.unwrap_or(0)),
-        random_plies: if args.seed.is_some() { 2 } else { 0 },
-    };
+    let default_search = MultiAlgorithm::parse(&args.multi_search).ok_or_else(|| {
+        CommandError::Other(format!(
+            "--multi-search {:?}: expected paranoid, brs or maxn",
+            args.multi_search
+        ))
+    })?;
+    let seat_settings = args
+        .seats
+        .iter()
+        .map(|t| parse_seat_settings(&v, t))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(CommandError::Other)?;
     let seats = v.seat_count();
+    // Player 0 plays every seat without settings of its own; each seat
+    // with `--seat` gets its own engine.
+    let make_player = |name: String, opts: EngineOptions, limits: Limits, search| {
+        let mut engine = EnginePlayer::new(name, opts, limits);
+        engine.engine().set_tablebase_path(args.tablebases.clone());
+        engine.engine().set_multi_algorithm(search);
+        SelfPlay {
+            engine,
+            opening: RandomPlayer::new(args.seed.unwrap_or(0)),
+            random_plies: if args.seed.is_some() { 2 } else { 0 },
+        }
+    };
+    let mut players = vec![make_player(
+        "ndchess".into(),
+        options,
+        limits.clone(),
+        default_search,
+    )];
+    let mut seat_player = vec![0usize; seats];
+    for s in &seat_settings {
+        seat_player[s.seat.index()] = players.len();
+        let search = s.search.unwrap_or(default_search);
+        players.push(make_player(
+            format!("ndchess {} ({search})", v.seating.name(s.seat)),
+            EngineOptions {
+                threads: s.threads.unwrap_or(options.threads).max(1),
+                ..options
+            },
+            s.limits.clone().unwrap_or_else(|| limits.clone()),
+            search,
+        ));
+    }
+    if v.rules.party.is_some() {
+        let who: Vec<String> = v
+            .seating
+            .order()
+            .iter()
+            .map(|&s| {
+                let search = seat_settings
+                    .iter()
+                    .find(|x| x.seat == s)
+                    .and_then(|x| x.search)
+                    .unwrap_or(default_search);
+                format!("{}={search}", v.seating.name(s))
+            })
+            .collect();
+        writeln!(std::io::stdout(), "seats {}", who.join(" ")).map_err(io)?;
+    }
     let mut out = std::io::stdout().lock();
     writeln!(out, "variant {}", v.spec).map_err(io)?;
     write!(out, "{}", notation::diagram(&pos)).map_err(io)?;
@@ -183,7 +326,24 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
                 .plies()
                 .len()
                 .is_multiple_of(args.board_every as usize * seats);
-        let written = writeln!(out, "{}", line.trim_end()).and_then(|_| {
+        // Who went out with this step, and why.
+        let gone = game.position().turn_state().fates;
+        let was = before.turn_state().fates;
+        let mut outs = String::new();
+        for s in v.seating.seats() {
+            if let (Some(f), None) = (gone.of(s), was.of(s)) {
+                let why = match (f, &ply.step) {
+                    (Fate::Won, _) => "its opponent went out: won",
+                    (Fate::Drawn, Step::Move(m)) if m.kind == MoveKind::Out => "stalemated: drawn",
+                    (Fate::Drawn, _) => "its game drawn",
+                    (Fate::Lost, Step::Move(m)) if m.kind == MoveKind::Out => "mated: lost",
+                    (Fate::Lost, _) => "king captured: lost",
+                };
+                outs.push_str(&format!("\n   {} out ({why})", v.seating.name(s)));
+            }
+        }
+        let line = format!("{}{outs}", line.trim_end());
+        let written = writeln!(out, "{line}").and_then(|_| {
             if board {
                 write!(out, "{}", notation::diagram(game.position()))
             } else {
@@ -195,10 +355,11 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
         }
         before = game.position().clone();
     };
+    let mut refs: Vec<&mut dyn Player> = players.iter_mut().map(|p| p as &mut dyn Player).collect();
     let end = run(
         &mut game,
-        &mut [&mut player],
-        &ndchess::board::seating::BySeat::from_fn(seats, |_| 0),
+        &mut refs,
+        &ndchess::board::seating::BySeat::from_fn(seats, |s| seat_player[s.index()]),
         &options,
         &mut print,
     );
@@ -214,5 +375,14 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
         game.plies().len()
     )
     .map_err(io)?;
+    if v.rules.party.is_some() {
+        let o = end.outcome();
+        let scores: Vec<String> = v
+            .seating
+            .seats()
+            .map(|s| format!("{} {}", v.seating.name(s), o.points.values()[s.index()]))
+            .collect();
+        writeln!(out, "scores {}", scores.join(", ")).map_err(io)?;
+    }
     Ok(end)
 }

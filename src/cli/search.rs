@@ -47,6 +47,10 @@ pub struct AnalyseArgs {
     /// Simultaneous turns: seed of the sampled decision.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Multi-party games (more than two players): the search, paranoid,
+    /// brs or maxn.
+    #[arg(long, default_value_t = ndchess::search::multi::MultiAlgorithm::DEFAULT.name().to_string())]
+    pub multi_search: String,
 }
 
 /// `ndchess analyse`: UCI-style `info` lines and `bestmove`.
@@ -62,6 +66,14 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), CommandError> {
         ..EngineOptions::default()
     });
     engine.set_tablebase_path(args.tablebases.clone());
+    let search =
+        ndchess::search::multi::MultiAlgorithm::parse(&args.multi_search).ok_or_else(|| {
+            CommandError::Other(format!(
+                "--multi-search {:?}: expected paranoid, brs or maxn",
+                args.multi_search
+            ))
+        })?;
+    engine.set_multi_algorithm(search);
     let mut limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
@@ -95,6 +107,14 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), CommandError> {
         b.total, b.material, b.mobility, b.pawn_progress, b.king
     )
     .map_err(io)?;
+    if v.rules.party.is_some() {
+        writeln!(
+            out,
+            "info string seat {} search {search}",
+            v.seating.name(pos.to_move())
+        )
+        .map_err(io)?;
+    }
     let ktr = pos.king_takes_rook();
     let control = SearchControl::new();
     let result = engine.search(&pos, &limits, &control, &mut |info| {

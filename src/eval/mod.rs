@@ -443,9 +443,15 @@ impl Evaluator {
         b
     }
 
-    /// The terms of every seat into per-seat arrays, then the total from
-    /// the point of view of the seat to move, the seats on `root`'s side
-    /// counting for it and the others against it.
+    /// The value of every seat's own army (material, mobility, pawn
+    /// progress, king safety; no tempo), indexed by seat: the multi-player
+    /// searches weigh these against each other from each seat's view.
+    pub fn seat_values(&self, pos: &Position, s: &mut EvalScratch) -> [i32; MAX_SEATS] {
+        self.seat_terms(pos, s, None)
+    }
+
+    /// The total from the point of view of the seat to move, the seats on
+    /// `root`'s side counting for it and the others against it.
     fn run(
         &self,
         pos: &Position,
@@ -453,6 +459,33 @@ impl Evaluator {
         root: Seat,
         out: Option<&mut Breakdown>,
     ) -> i32 {
+        let v = &*self.variant;
+        let terms = self.seat_terms(pos, s, out);
+        let side = |p: Seat| p == root || v.seating.same_side(p, root);
+        let mover = side(pos.to_move());
+        let mut total = 0i32;
+        for seat in v.seating.seats() {
+            if side(seat) == mover {
+                total += terms[seat.index()];
+            } else {
+                total -= terms[seat.index()];
+            }
+        }
+        // A tempo belongs to a seat that moves alone.
+        if self.config.tempo && !pos.turn().is_simultaneous() {
+            total += TEMPO_CP;
+        }
+        total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The terms of every seat into per-seat arrays (and `out`, when
+    /// asked), summed per seat.
+    fn seat_terms(
+        &self,
+        pos: &Position,
+        s: &mut EvalScratch,
+        out: Option<&mut Breakdown>,
+    ) -> [i32; MAX_SEATS] {
         let v = &*self.variant;
         let cells = v.geometry.cell_count();
         let seats = v.seat_count();
@@ -558,21 +591,9 @@ impl Evaluator {
                 &mut king,
             );
         }
-        let side = |p: Seat| p == root || v.seating.same_side(p, root);
-        let mover = side(pos.to_move());
-        let mut total = 0i32;
-        for seat in v.seating.seats() {
-            let p = seat.index();
-            let t = material[p] + mob[p] + progress[p] + king[p];
-            if side(seat) == mover {
-                total += t;
-            } else {
-                total -= t;
-            }
-        }
-        // A tempo belongs to a seat that moves alone.
-        if cfg.tempo && !pos.turn().is_simultaneous() {
-            total += TEMPO_CP;
+        let mut terms = [0i32; MAX_SEATS];
+        for (p, t) in terms.iter_mut().enumerate().take(seats) {
+            *t = material[p] + mob[p] + progress[p] + king[p];
         }
         if let Some(b) = out {
             b.material = material[..seats].to_vec();
@@ -580,7 +601,7 @@ impl Evaluator {
             b.pawn_progress = progress[..seats].to_vec();
             b.king = king[..seats].to_vec();
         }
-        total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        terms
     }
 
     /// King safety and activity of every player into `out`.

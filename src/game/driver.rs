@@ -169,10 +169,9 @@ pub fn run(
     }
     while !game.is_over() {
         if options.max_plies.is_some_and(|m| game.plies().len() >= m) {
-            let draw = crate::rules::outcome::Outcome::draw(
-                v.seat_count(),
-                crate::rules::outcome::EndReason::Adjudicated,
-            );
+            let draw = game
+                .position()
+                .draw_outcome(crate::rules::outcome::EndReason::Adjudicated);
             game.adjudicate(draw, "move limit reached");
             break;
         }

@@ -17,6 +17,7 @@ use crate::rules::notation::MoveError;
 use crate::rules::notation::joint;
 use crate::rules::notation::variant_file::{self, FileError};
 use crate::rules::position::{Position, PositionError};
+use crate::search::multi::MultiAlgorithm;
 use crate::search::{EngineOptions, Limits};
 
 use super::options::{self, OptionError, OptionKind, OptionSpec, OptionValue};
@@ -53,6 +54,8 @@ pub mod names {
     /// The board of synchronous chess: a family, with its own parameter
     /// options.
     pub const SYNCHRONOUS_BASE: &str = "SynchronousBase";
+    /// The search of multi-party games: paranoid, brs or maxn.
+    pub const MULTI_SEARCH: &str = "MultiSearch";
 }
 
 /// Limits of the options that cost memory or threads; the binary uses the
@@ -99,6 +102,8 @@ pub struct Settings {
     pub seat: String,
     /// `SynchronousBase`: the base family of synchronous chess.
     pub synchronous_base: String,
+    /// `MultiSearch`: the search of multi-party games.
+    pub multi_search: String,
     /// The variant parameter options, one per [`registry::PARAMS`] entry
     /// in that order: the parameter's value as a spec writes it, or `None`
     /// for "not set" (the family's default: `auto`, or a random start).
@@ -257,6 +262,16 @@ pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
                     .into_iter()
                     .filter(|f| *f != SYNCHRONOUS)
                     .map(str::to_string)
+                    .collect(),
+            },
+        },
+        OptionSpec {
+            name: MULTI_SEARCH,
+            kind: OptionKind::Combo {
+                default: MultiAlgorithm::DEFAULT.name().to_string(),
+                vars: MultiAlgorithm::ALL
+                    .iter()
+                    .map(|a| a.name().to_string())
                     .collect(),
             },
         },
@@ -428,6 +443,7 @@ impl Session {
             variant: DEFAULT_FAMILY.into(),
             seat: SEATS[0].into(),
             synchronous_base: DEFAULT_FAMILY.into(),
+            multi_search: MultiAlgorithm::DEFAULT.name().into(),
             params: registry::PARAMS
                 .iter()
                 .map(|&p| {
@@ -581,6 +597,14 @@ impl Session {
                 return Ok(OptionEffect::Other);
             }
             SYNCHRONOUS_BASE => next.synchronous_base = word(&v),
+            MULTI_SEARCH => {
+                let w = word(&v);
+                let a = MultiAlgorithm::parse(&w)
+                    .expect("invariant: the combo's values are the algorithms' names");
+                self.settings.multi_search = w;
+                self.host.configure(move |e| e.set_multi_algorithm(a));
+                return Ok(OptionEffect::Other);
+            }
             other => {
                 let slot = next
                     .params

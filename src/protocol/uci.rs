@@ -570,11 +570,27 @@ pub fn strategy_line(
 pub fn announcement(v: &Arc<Variant>) -> String {
     let g = &v.geometry;
     let size: Vec<String> = g.lens().iter().map(|l| l.to_string()).collect();
-    let turns = if v.seating.turn_order() == crate::board::seating::TurnOrder::Simultaneous {
-        " turns simultaneous"
+    let mut turns = if v.seating.turn_order() == crate::board::seating::TurnOrder::Simultaneous {
+        " turns simultaneous".to_string()
     } else {
-        ""
+        String::new()
     };
+    if let Some(party) = v.rules.party {
+        // Multi-party games: the convention and the seats in turn order.
+        let seats: Vec<&str> = v
+            .seating
+            .order()
+            .iter()
+            .map(|&s| v.seating.name(s))
+            .collect();
+        turns.push_str(&format!(
+            " mode {} end {} dead {} seats {}",
+            party.mode,
+            party.end,
+            party.dead,
+            seats.join(",")
+        ));
+    }
     format!(
         "info string variant {} dimension {} size {} cells {} players {}{turns} startpos {}",
         v.spec,
@@ -756,6 +772,16 @@ impl Uci {
             self.error(format!("go: {}", SessionError::NoPosition));
             return;
         };
+        if root.variant().rules.party.is_some() {
+            // Multi-party games: the seat the answer is for (its view is
+            // the score's).
+            let v = root.variant();
+            self.send(format!(
+                "info string seat {} search {}",
+                v.seating.name(root.to_move()),
+                self.session.settings().multi_search
+            ));
+        }
         let mut limits = g.limits();
         if !g.searchmoves.is_empty() {
             let moves: Vec<&str> = g.searchmoves.iter().map(String::as_str).collect();

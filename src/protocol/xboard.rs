@@ -288,6 +288,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
                 "not legal here".to_string()
             }
         }
+        e => e.to_string(),
     })
 }
 

@@ -290,6 +290,17 @@ impl Position {
         }
     }
 
+    /// A draw decided outside the rules (a move limit, an agreement):
+    /// half a point for every seat in play; in a multi-party game the
+    /// seats out keep what their fates gave them.
+    pub fn draw_outcome(&self, reason: EndReason) -> Outcome {
+        let v = &**self.variant();
+        match v.rules.party {
+            Some(party) => party_draw(v, party, self.turn_state().fates, reason),
+            None => Outcome::draw(v.seat_count(), reason),
+        }
+    }
+
     /// Whether the game is over by the multi-party rules alone (the fates
     /// of the seats out), without a look at the moves.
     pub fn party_decided(&self) -> bool {

@@ -17,6 +17,7 @@ pub mod control;
 pub mod info;
 pub mod limits;
 pub mod matrix_game;
+pub mod multi;
 pub mod ordering;
 pub mod score;
 pub mod simultaneous;
@@ -91,6 +92,10 @@ pub struct Engine {
     /// How simultaneous turns are decided (the equilibrium; the
     /// sequential views for comparison matches).
     sim_strategy: simultaneous::Strategy,
+    /// The threads of the multi-party search (built on first use).
+    multi_workers: Vec<multi::MultiWorker>,
+    /// Which search decides multi-party games.
+    multi_algorithm: multi::MultiAlgorithm,
 }
 
 impl std::fmt::Debug for Engine {
@@ -125,6 +130,8 @@ impl Engine {
             sim: None,
             sim_seed: 0,
             sim_strategy: simultaneous::Strategy::Equilibrium,
+            multi_workers: Vec::new(),
+            multi_algorithm: multi::MultiAlgorithm::DEFAULT,
         }
     }
 
@@ -242,6 +249,16 @@ impl Engine {
         }
     }
 
+    /// Decides multi-party games (more than two players) with `algorithm`.
+    pub fn set_multi_algorithm(&mut self, algorithm: multi::MultiAlgorithm) {
+        self.multi_algorithm = algorithm;
+    }
+
+    /// The search that decides multi-party games.
+    pub fn multi_algorithm(&self) -> multi::MultiAlgorithm {
+        self.multi_algorithm
+    }
+
     /// Reads endgame tables from `dir` from the next search on (`None`:
     /// no tables). Missing, corrupt or foreign files are skipped: the
     /// engine plays on without them.
@@ -296,6 +313,9 @@ impl Engine {
         }
         for w in &mut self.workers {
             w.heuristics.clear();
+        }
+        for w in &mut self.multi_workers {
+            w.clear();
         }
     }
 
@@ -367,6 +387,20 @@ impl Engine {
             if !only.is_empty() {
                 legal = only;
             }
+        }
+        if v.rules.party.is_some() {
+            return multi::search(
+                &mut self.multi_workers,
+                &self.tt,
+                &eval,
+                threads,
+                self.multi_algorithm,
+                pos,
+                legal,
+                limits,
+                control,
+                on_info,
+            );
         }
         // A position the tables hold: only the moves that keep its value
         // (the quickest mate, the longest defence, the draw) are searched;
@@ -484,7 +518,9 @@ impl Engine {
         }
     }
 
-    fn wait_while_unbounded(limits: &Limits, control: &SearchControl) {
+    /// UCI: no best move while pondering or in infinite mode until told;
+    /// a finished search waits for the stop (or the ponder hit).
+    pub(crate) fn wait_while_unbounded(limits: &Limits, control: &SearchControl) {
         while (limits.infinite || control.pondering_now()) && !control.stopped() {
             std::thread::sleep(Duration::from_millis(1));
         }
@@ -492,7 +528,15 @@ impl Engine {
 
     fn no_move_result(pos: &Position, start: Instant) -> SearchResult {
         let in_check = pos.in_check();
-        let score = if in_check {
+        let outcome = pos.outcome();
+        let score = if pos.variant().rules.party.is_some() {
+            // A multi-party game is over: `mate 0` when the seat asked
+            // has lost, else 0 (UCI has no score for a game already won).
+            let lost = outcome
+                .as_ref()
+                .is_some_and(|o| o.points[pos.to_move()] == crate::rules::outcome::Points::ZERO);
+            if lost { Score::Mate(0) } else { Score::Cp(0) }
+        } else if in_check {
             Score::Mate(0)
         } else {
             match pos.variant().rules.stalemate {
@@ -508,12 +552,28 @@ impl Engine {
             nodes: 0,
             time: start.elapsed(),
             pv: Vec::new(),
-            outcome: pos.outcome(),
+            outcome,
             failure: None,
             strategy: Vec::new(),
             pass: false,
         }
     }
+}
+
+/// Nodes of all threads of a search: thread `id`'s own count `own`
+/// (exact), the others' as last published in `nodes`.
+pub(crate) fn nodes_of_all(nodes: &[AtomicU64], id: usize, own: u64) -> u64 {
+    nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            if i == id {
+                own
+            } else {
+                n.load(Ordering::Relaxed)
+            }
+        })
+        .sum()
 }
 
 /// Continues a principal variation that reaches a table position with the

@@ -203,17 +203,7 @@ impl Worker {
 
     /// Nodes of all threads so far.
     fn total_nodes(&self, sh: &Shared) -> u64 {
-        sh.nodes
-            .iter()
-            .enumerate()
-            .map(|(i, n)| {
-                if i == self.id {
-                    self.nodes
-                } else {
-                    n.load(Ordering::Relaxed)
-                }
-            })
-            .sum()
+        super::nodes_of_all(sh.nodes, self.id, self.nodes)
     }
 
     /// Whether the search must stop now; the main thread also watches the

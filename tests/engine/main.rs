@@ -4,6 +4,7 @@
 //! One test binary per layer (linking the library once, not once per
 //! file): run one part with `cargo test --release --test engine <name>`.
 
+mod multiparty_search;
 #[path = "../reference/mod.rs"]
 mod reference;
 mod search;

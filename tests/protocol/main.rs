@@ -12,6 +12,7 @@ mod uci_dialogue;
 mod uci_docs;
 mod uci_fuzz;
 mod uci_hosts;
+mod uci_multiparty;
 mod uci_support;
 mod xboard_dialogue;
 mod xboard_docs;

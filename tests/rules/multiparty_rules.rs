@@ -135,6 +135,15 @@ fn with_dead_stay_the_army_of_an_out_player_stays() {
     play(&mut pos, "Ea5Eb5");
     play(&mut pos, "Ae5Be5");
     assert_eq!(pos.to_move(), seat(&v, "s2"));
+    // A move of the out seat's knight is refused, saying why.
+    let refused = pos
+        .parse_move("Ff5Ff6")
+        .expect_err("a piece of a seat out never moves")
+        .to_string();
+    assert!(
+        refused.contains("a piece of s1, which is out of the game; s2 is to move"),
+        "{refused}"
+    );
 }
 
 #[test]

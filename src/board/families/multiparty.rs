@@ -158,16 +158,7 @@ impl PartySpec {
         let r = &self.rules;
         let mut s = format!(
             "players={},mode={},end={},dead={}",
-            self.players,
-            r.mode,
-            match r.end {
-                GameEnd::First => "first",
-                GameEnd::Last => "last",
-            },
-            match r.dead {
-                DeadPieces::Remove => "remove",
-                DeadPieces::Stay => "stay",
-            }
+            self.players, r.mode, r.end, r.dead
         );
         match r.mode {
             PartyMode::Coalition => s.push_str(&format!(

@@ -16,6 +16,24 @@ pub enum MoveError {
     Syntax(String),
     /// Well-formed but not legal here.
     Illegal(String),
+    /// A multi-party game: a move with a piece of a seat that does not
+    /// move now (`owner` is out of the game when `out`).
+    OtherSeat {
+        /// The move as written.
+        text: String,
+        /// The seat whose piece it is.
+        owner: String,
+        /// Whether that seat is out of the game.
+        out: bool,
+        /// The seat to move.
+        to_move: String,
+    },
+    /// A multi-party game: the step out (`0000`) by a seat that has a
+    /// legal move.
+    NotStuck {
+        /// The seat to move.
+        to_move: String,
+    },
 }
 
 impl fmt::Display for MoveError {
@@ -23,6 +41,28 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::Syntax(s) => write!(f, "cannot read move '{s}'"),
             MoveError::Illegal(s) => write!(f, "illegal move '{s}'"),
+            MoveError::OtherSeat {
+                text,
+                owner,
+                out,
+                to_move,
+            } => {
+                if *out {
+                    write!(
+                        f,
+                        "illegal move '{text}': a piece of {owner}, which is out of the game; {to_move} is to move"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "illegal move '{text}': a piece of {owner}, but {to_move} is to move"
+                    )
+                }
+            }
+            MoveError::NotStuck { to_move } => write!(
+                f,
+                "illegal move '0000': {to_move} has a legal move (a seat steps out only without one)"
+            ),
         }
     }
 }
@@ -73,12 +113,20 @@ impl Position {
         let v = self.variant();
         let g = &v.geometry;
         let text = text.trim();
+        let party = v.rules.party.is_some();
+        let to_move = || v.seating.name(self.to_move()).to_string();
         if text == OUT_TEXT || text.eq_ignore_ascii_case("out") {
             return moves
                 .iter()
                 .find(|m| m.kind == MoveKind::Out)
                 .copied()
-                .ok_or_else(|| MoveError::Illegal(text.to_string()));
+                .ok_or_else(|| {
+                    if party && !moves.is_empty() {
+                        MoveError::NotStuck { to_move: to_move() }
+                    } else {
+                        MoveError::Illegal(text.to_string())
+                    }
+                });
         }
         let (from, used) = g
             .parse_cell_prefix(text)
@@ -106,6 +154,14 @@ impl Position {
             .find(|m| matches(m) && m.kind != MoveKind::Castle)
             .or_else(|| moves.iter().find(|m| matches(m)))
             .copied()
-            .ok_or_else(|| MoveError::Illegal(text.to_string()))
+            .ok_or_else(|| match self.piece_seat_at(from) {
+                Some(owner) if party && !self.movers().contains(owner) => MoveError::OtherSeat {
+                    text: text.to_string(),
+                    owner: v.seating.name(owner).to_string(),
+                    out: self.out().contains(owner),
+                    to_move: to_move(),
+                },
+                _ => MoveError::Illegal(text.to_string()),
+            })
     }
 }

@@ -93,7 +93,12 @@ impl EngineProcess {
         sent
     }
 
-    /// The transcript so far, for failure messages.
+    /// Every line sent (`> `) and received so far, in order.
+    pub fn transcript(&self) -> &[String] {
+        &self.transcript
+    }
+
+    /// The last lines of the transcript, for a failure message.
     pub fn dump(&self) -> String {
         let n = self.transcript.len();
         let tail = &self.transcript[n.saturating_sub(60)..];
