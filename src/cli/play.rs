@@ -253,6 +253,8 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
             search,
         ));
     }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "variant {}", v.spec).map_err(io)?;
     if v.rules.party.is_some() {
         let who: Vec<String> = v
             .seating
@@ -267,10 +269,8 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
                 format!("{}={search}", v.seating.name(s))
             })
             .collect();
-        writeln!(std::io::stdout(), "seats {}", who.join(" ")).map_err(io)?;
+        writeln!(out, "seats {}", who.join(" ")).map_err(io)?;
     }
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "variant {}", v.spec).map_err(io)?;
     write!(out, "{}", notation::diagram(&pos)).map_err(io)?;
     let mut game = Game::new(pos.clone());
     // The position before each step, for the seed's notation of it.
