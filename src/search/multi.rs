@@ -1099,13 +1099,13 @@ pub(crate) fn search(
         super::Engine::wait_while_unbounded(limits, control);
         abort.store(true, Ordering::SeqCst);
     });
-    let main_worker = &workers[0];
     let total: u64 = workers.iter().map(|w| w.nodes).sum();
+    let main_worker = &mut workers[0];
     let (best, value) = main_worker.root_moves[0];
     let value = if value == -INF {
-        let mut w = MultiWorker::new(0, &v);
-        w.pos = Some(pos.clone());
-        w.static_values(&shared, 0)[root.index()]
+        // No root move searched to the end: the static value of the root
+        // (the main thread's position is the root again after the search).
+        main_worker.static_values(&shared, 0)[root.index()]
     } else {
         value
     };
