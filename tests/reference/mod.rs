@@ -122,10 +122,11 @@ pub enum Castling {
     Wrap,
 }
 
-/// Pawn steps per (cell, direction): the pushes as (one step, the step
-/// beyond) and the capture cells.
+/// Pawn steps per (cell, axis, direction): the pushes as (one step, the
+/// step beyond) and the capture cells. Two players' pawns move along axis
+/// 1; the seats of a multi-party game along their own axes.
 type PawnWalks =
-    std::collections::HashMap<(usize, i32), (Vec<(usize, Option<usize>)>, BTreeSet<usize>)>;
+    std::collections::HashMap<(usize, usize, i32), (Vec<(usize, Option<usize>)>, BTreeSet<usize>)>;
 
 /// How a piece moves: a list of offsets, either leaps (one application) or
 /// slide directions (repeated until blocked).
@@ -841,12 +842,14 @@ impl Variant {
         v.walks = walks;
         let mut pawn_walks = PawnWalks::new();
         for cell in v.cells() {
-            for dir in [-1, 1] {
-                let steps = (
-                    v.pawn_pushes_double(cell, dir),
-                    v.pawn_captures_double(cell, dir),
-                );
-                pawn_walks.insert((cell, dir), steps);
+            for axis in 0..n {
+                for dir in [-1, 1] {
+                    let steps = (
+                        v.pawn_pushes_double(cell, axis, dir),
+                        v.pawn_captures_double(cell, axis, dir),
+                    );
+                    pawn_walks.insert((cell, axis, dir), steps);
+                }
             }
         }
         v.pawn_walks = pawn_walks;
@@ -951,63 +954,70 @@ impl Variant {
         found.first().copied()
     }
 
-    /// The signs along the line L(x, 1) in which a pawn of direction
-    /// `dir` on `from` moves on the double diamond: towards the enemy face,
-    /// i.e. to the neighbour whose x1 is one further in `dir`. Inside the
-    /// `-1` copy, whose lines run the other way, that is backwards (its
-    /// pawns are the torus-diamond's doubled pawns); on a face cell of axis
-    /// 1 both neighbours qualify, one in each copy.
-    fn pawn_signs(&self, from: usize, dir: i32) -> Vec<i32> {
+    /// The signs along the line L(x, k) (`axis` = k-1) in which a pawn
+    /// of direction `dir` on `from` moves on the double diamond: towards
+    /// the enemy face, i.e. to the neighbour whose x_k is one further in
+    /// `dir`. Inside the `-1` copy, whose lines run the other way, that is
+    /// backwards (its pawns are the torus-diamond's doubled pawns); on a
+    /// face cell of axis k both neighbours qualify, one in each copy. The
+    /// seed's lines are defined alike for every axis, so this holds for the
+    /// pawns of every seat of a multi-party game (T8.7.4).
+    fn pawn_signs(&self, from: usize, axis: usize, dir: i32) -> Vec<i32> {
         let v = self;
         let (x0, x) = v.split(from);
-        let x1 = x[0];
+        let xk = x[axis];
         // The lines' orders: through a copy cell `a_k = b_k + x0` (both
         // the copy's own lines and the cyclic ones), through a face cell
-        // off the faces of axis 1 `a_k = b_k + 1`; these hold where the
+        // off the faces of axis k `a_k = b_k + 1`; these hold where the
         // next cell does not exist, too (a pawn then still captures).
         if x0 != 0 {
             return vec![dir * x0];
         }
-        if x1 != 0 && x1 != v.edge() - 1 {
+        if xk != 0 && xk != v.edge() - 1 {
             return vec![dir];
         }
         [-1, 1]
             .into_iter()
             .filter(|&e| {
-                v.line_next(from, 0, e)
-                    .is_some_and(|c| v.split(c).1[0] == x1 + dir)
+                v.line_next(from, axis, e)
+                    .is_some_and(|c| v.split(c).1[axis] == xk + dir)
             })
             .collect()
     }
 
-    /// A pawn's pushes on the double diamond as (one step, the step beyond
-    /// it for the double step).
-    fn pawn_pushes_double(&self, from: usize, dir: i32) -> Vec<(usize, Option<usize>)> {
+    /// A pawn's pushes along `axis` on the double diamond as (one step, the
+    /// step beyond it for the double step).
+    fn pawn_pushes_double(
+        &self,
+        from: usize,
+        axis: usize,
+        dir: i32,
+    ) -> Vec<(usize, Option<usize>)> {
         let v = self;
-        self.pawn_signs(from, dir)
+        self.pawn_signs(from, axis, dir)
             .into_iter()
-            .filter_map(|e| v.line_next(from, 0, e))
+            .filter_map(|e| v.line_next(from, axis, e))
             .map(|one| {
                 let two = self
-                    .pawn_signs(one, dir)
+                    .pawn_signs(one, axis, dir)
                     .into_iter()
-                    .filter_map(|e| v.line_next(one, 0, e))
+                    .filter_map(|e| v.line_next(one, axis, e))
                     .find(|&t| t != from);
                 (one, two)
             })
             .collect()
     }
 
-    /// A pawn's capture cells on the double diamond: one step along axis 1
+    /// A pawn's capture cells on the double diamond: one step along `axis`
     /// towards the enemy face (as [`Variant::pawn_pushes_double`]) and one
     /// along another axis, either sign, as a walk of the lines.
-    fn pawn_captures_double(&self, from: usize, dir: i32) -> BTreeSet<usize> {
+    fn pawn_captures_double(&self, from: usize, axis: usize, dir: i32) -> BTreeSet<usize> {
         let v = self;
         let mut out = BTreeSet::new();
-        for local in self.pawn_signs(from, dir) {
-            for m in 1..v.dim() {
+        for local in self.pawn_signs(from, axis, dir) {
+            for m in (0..v.dim()).filter(|&m| m != axis) {
                 for side in [-1, 1] {
-                    let mut d = unit(0, local);
+                    let mut d = unit(axis, local);
                     d[m] = side;
                     out.extend(v.line_walk(from, [1; MAX_DIM], &d).iter().map(|e| e.0));
                 }
@@ -1727,7 +1737,7 @@ impl Position {
         let mut out = BTreeSet::new();
         if let Kind::Pawn(dir) = piece.kind {
             if variant.double {
-                let (pushes, captures) = &variant.pawn_walks[&(from, dir)];
+                let (pushes, captures) = &variant.pawn_walks[&(from, 0, dir)];
                 out.extend(pushes.iter().map(|p| p.0));
                 out.extend(captures.iter().copied());
             } else {
@@ -1754,7 +1764,7 @@ impl Position {
         if v.double
             && let Kind::Pawn(dir) = piece.kind
         {
-            return v.pawn_walks[&(from, dir)].1.contains(&target);
+            return v.pawn_walks[&(from, 0, dir)].1.contains(&target);
         }
         if v.double && !v.reach[&(from, pattern_slot(piece.kind))].contains(&target) {
             return false;
@@ -1875,7 +1885,7 @@ impl Position {
             return;
         };
         if v.double {
-            let (pushes, captures) = &v.pawn_walks[&(from, dir)];
+            let (pushes, captures) = &v.pawn_walks[&(from, 0, dir)];
             for &(one, two) in pushes {
                 if self.board.contains_key(&one) {
                     continue;

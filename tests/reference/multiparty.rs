@@ -29,6 +29,12 @@
 //!   every game ended.
 //! - En passant: only the seat that moves next, if it may capture the
 //!   pawn's owner, and only on that turn.
+//! - The double diamond (T8.7.4): "the same board as the double diamond,
+//!   the start by the permutation of the coordinates". The permutation
+//!   acts on the diamond's coordinates and keeps `x0` (whether a cell is
+//!   doubled does not depend on the order of the axes); pieces move along
+//!   the base's walks of the seed's lines, a pawn of wk / sk along the
+//!   lines L(x, k) as the base's pawns along L(x, 1).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -161,6 +167,10 @@ impl Party {
     }
 }
 
+/// A pawn's pushes as (one step, the cell beyond it) and its capture
+/// cells.
+type PawnSteps = (Vec<(usize, Option<usize>)>, Vec<usize>);
+
 /// A piece: its seat and kind (pawns: `Kind::Pawn(1)`, their direction
 /// comes from the seat).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -215,12 +225,17 @@ impl PPos {
         let mut pawn_start = vec![None; v.box_size()];
         for k in 0..party.half() {
             for (&cell, p) in v.start.iter() {
-                let c = v.coords(cell);
+                let (x0, c) = if v.double {
+                    v.split(cell)
+                } else {
+                    (0, v.coords(cell))
+                };
                 let mut d = [0; MAX_DIM];
                 for i in 0..n {
                     d[(i + k) % n] = c[i];
                 }
-                let to = v.cell(&d).expect("the diamond is symmetric in its axes");
+                let to = if v.double { v.join(x0, &d) } else { v.cell(&d) };
+                let to = to.expect("the diamond is symmetric in its axes");
                 let seat = if p.owner == super::WHITE {
                     k
                 } else {
@@ -328,6 +343,9 @@ impl PPos {
     /// stands one of its capture steps before it.
     fn attacked_by_checkers(&self, target: usize, seat: usize) -> bool {
         let v = &self.party.base;
+        if v.double {
+            return self.attacked_on_double(target, seat);
+        }
         let kinds = [Kind::King, Kind::Queen, Kind::Rook, Kind::Knight]
             .into_iter()
             .chain((2..=v.dim()).map(Kind::Bishop));
@@ -372,6 +390,71 @@ impl PPos {
         false
     }
 
+    /// [`PPos::attacked_by_checkers`] on the double diamond, whose walks
+    /// need not be reversible: asked of every piece of a checking seat, the
+    /// dumb way (its walks on the empty board, cut at the first occupied
+    /// cell).
+    fn attacked_on_double(&self, target: usize, seat: usize) -> bool {
+        let v = &self.party.base;
+        (0..self.board.len()).any(|from| {
+            let Some(m) = self.board[from] else {
+                return false;
+            };
+            if !self.party.checks(m.seat, seat) {
+                return false;
+            }
+            if m.kind == Kind::Pawn(1) {
+                let (axis, sign) = self.party.pawn_axis(m.seat);
+                return v.pawn_walks[&(from, axis, sign)].1.contains(&target);
+            }
+            if !v.reach[&(from, super::pattern_slot(m.kind))].contains(&target) {
+                return false;
+            }
+            let pattern = v.pattern(m.kind);
+            pattern.offsets.iter().any(|d| {
+                let cells = &v.walks[&(from, *d, pattern.slides)];
+                for &c in cells {
+                    if c == target {
+                        return true;
+                    }
+                    if pattern.slides && self.board[c].is_some() {
+                        return false;
+                    }
+                }
+                false
+            })
+        })
+    }
+
+    /// A pawn's pushes (one step, the double step beyond) and capture cells
+    /// on the double diamond, from the base's walks of the lines along its
+    /// seat's axis.
+    fn double_pawn_steps(&self, seat: usize, from: usize) -> PawnSteps {
+        let (axis, sign) = self.party.pawn_axis(seat);
+        let (pushes, captures) = &self.party.base.pawn_walks[&(from, axis, sign)];
+        (pushes.clone(), captures.iter().copied().collect())
+    }
+
+    /// A pawn's pushes (one step, the double step beyond) and capture cells
+    /// by the coordinate offsets of the plain boards.
+    fn plain_pawn_steps(&self, seat: usize, from: usize) -> PawnSteps {
+        let v = &self.party.base;
+        let (axis, sign) = self.party.pawn_axis(seat);
+        let mut step = [0; MAX_DIM];
+        step[axis] = sign;
+        let pushes = v
+            .offset(from, &step)
+            .map(|one| (one, v.offset(one, &step)))
+            .into_iter()
+            .collect();
+        let captures = self
+            .pawn_captures(seat)
+            .iter()
+            .filter_map(|d| v.offset(from, d))
+            .collect();
+        (pushes, captures)
+    }
+
     /// The moves of `seat` by the pieces' patterns, before king safety.
     fn pseudo(&self, seat: usize) -> Vec<PMove> {
         let p = &self.party;
@@ -391,16 +474,22 @@ impl PPos {
             }
             if m.kind == Kind::Pawn(1) {
                 let (axis, sign) = p.pawn_axis(seat);
-                let far = if sign > 0 { v.lens[axis] - 1 } else { 0 };
+                // The far face, in the diamond's coordinates (the double
+                // diamond's axis 1 holds both copies' ranks).
+                let far = if sign > 0 { v.lens[v.dim() - 1] - 1 } else { 0 };
+                let (pushes, captures) = if v.double {
+                    self.double_pawn_steps(seat, from)
+                } else {
+                    self.plain_pawn_steps(seat, from)
+                };
                 let mut targets = Vec::new();
-                let mut step = [0; MAX_DIM];
-                step[axis] = sign;
-                if let Some(one) = v.offset(from, &step)
-                    && self.board[one].is_none()
-                {
+                for (one, two) in pushes {
+                    if self.board[one].is_some() {
+                        continue;
+                    }
                     targets.push(plain(from, one));
                     if self.pawn_start[from] == Some(seat)
-                        && let Some(two) = v.offset(one, &step)
+                        && let Some(two) = two
                         && self.board[two].is_none()
                     {
                         targets.push(PMove {
@@ -409,10 +498,7 @@ impl PPos {
                         });
                     }
                 }
-                for d in self.pawn_captures(seat) {
-                    let Some(to) = v.offset(from, &d) else {
-                        continue;
-                    };
+                for to in captures {
                     match self.board[to] {
                         Some(victim) if p.may_capture(seat, victim.seat) => {
                             targets.push(plain(from, to))
@@ -432,7 +518,12 @@ impl PPos {
                     }
                 }
                 for t in targets {
-                    if v.coords(t.to)[axis] == far {
+                    let to = if v.double {
+                        v.split(t.to).1
+                    } else {
+                        v.coords(t.to)
+                    };
+                    if to[axis] == far {
                         for &k in &v.promotion_kinds {
                             out.push(PMove {
                                 promotion: Some(k),
@@ -447,6 +538,27 @@ impl PPos {
             }
             let pattern = v.pattern(m.kind);
             let mut seen = BTreeSet::new();
+            if v.double {
+                for d in &pattern.offsets {
+                    for &to in &v.walks[&(from, *d, pattern.slides)] {
+                        match self.board[to] {
+                            None => {
+                                seen.insert(to);
+                            }
+                            Some(victim) => {
+                                if p.may_capture(seat, victim.seat) {
+                                    seen.insert(to);
+                                }
+                                if pattern.slides {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+                out.extend(seen.into_iter().map(|to| plain(from, to)));
+                continue;
+            }
             for d in &pattern.offsets {
                 let mut at = from;
                 while let Some(next) = v.offset(at, d) {

@@ -382,7 +382,10 @@ fn only_threats<'a>(spec: &str, r: &'a AxiomReport) -> Vec<(&'a Occupant, &'a Oc
 /// boundary (a square turned by 45° in each plane) onto the face of a
 /// neighbouring player, as on the two-player cylinder-diamond (see
 /// docs/variants.md). The test checks exactly that: only threats, only by
-/// 2-D bishops, only on neighbours' pieces.
+/// 2-D bishops, only on neighbours' pieces. The multi-party double diamond
+/// (T8.7.4) behaves alike: Table 8.1 holds from l = 10, the others break
+/// threat freedom by the same bishops (which there reach the opposite
+/// face too, through the other copy), l = 8 brings the pawn conflict.
 #[test]
 fn multi_party_starts_hold_the_axioms_from_edge_10_and_break_threat_freedom_at_8() {
     for spec in [
@@ -392,6 +395,11 @@ fn multi_party_starts_hold_the_axioms_from_edge_10_and_break_threat_freedom_at_8
         "diamond:n=3,l=10,players=6,mode=coalition",
         "diamond:n=3,l=10,players=6,mode=independent,cross=1",
         "cylinder-diamond:n=3,l=10,players=4",
+        // T8.7.4: the double diamond's armies, permuted as on the diamond.
+        "double-diamond:n=3,l=10,players=4",
+        "double-diamond:n=3,l=10,players=6",
+        "double-diamond:n=3,l=12,players=6",
+        "double-diamond:n=3,l=10,players=6,mode=coalition",
     ] {
         let (_, r) = report(spec);
         assert!(r.passes(), "{spec}:\n{r}");
@@ -403,6 +411,8 @@ fn multi_party_starts_hold_the_axioms_from_edge_10_and_break_threat_freedom_at_8
         ("diamond:n=4,l=10,players=8", 8),
         ("diamond:n=4,l=16,players=8", 8),
         ("cylinder-diamond:n=4,l=10,players=6", 6),
+        ("double-diamond:n=3,l=10,players=6,setup=8.3", 6),
+        ("double-diamond:n=4,l=10,players=8", 8),
     ] {
         let (_, r) = report(spec);
         assert!(!r.passes(), "{spec}");
@@ -410,14 +420,15 @@ fn multi_party_starts_hold_the_axioms_from_edge_10_and_break_threat_freedom_at_8
         for (attacker, victim) in only_threats(spec, &r) {
             assert_eq!(attacker.letter, 'B', "{spec}: {attacker:?} on {victim:?}");
             // On the plain diamond only neighbours are reached; the
-            // cylinder's wrapping axes also lead to the opposite face.
+            // cylinder's wrapping axes and the double diamond's other copy
+            // also lead to the opposite face.
             if spec.starts_with("diamond") {
                 assert_ne!(axis(attacker.player), axis(victim.player), "{spec}");
             }
         }
     }
-    for players in [4, 6] {
-        let spec = format!("diamond:n=3,l=8,players={players}");
+    for (family, players) in [("diamond", 4), ("diamond", 6), ("double-diamond", 6)] {
+        let spec = format!("{family}:n=3,l=8,players={players}");
         assert!(Variant::from_spec(&spec).is_err(), "{spec} is refused");
         let v = ndchess::board::registry::build_for_theory(&spec).unwrap();
         let r = check_start(&v);
@@ -438,6 +449,11 @@ fn multi_party_starts_hold_the_axioms_from_edge_10_and_break_threat_freedom_at_8
     }
     // Independent games without cross captures may use l = 8: nobody may
     // capture a neighbour's piece, so nothing is threatened.
-    let (_, r) = report("diamond:n=3,l=8,players=6,mode=independent");
-    assert!(r.passes(), "{r}");
+    for spec in [
+        "diamond:n=3,l=8,players=6,mode=independent",
+        "double-diamond:n=3,l=8,players=6,mode=independent",
+    ] {
+        let (_, r) = report(spec);
+        assert!(r.passes(), "{spec}: {r}");
+    }
 }

@@ -179,6 +179,16 @@ fn perft_of_coalition_and_independent_starts_agrees() {
     perft_agrees("cylinder-diamond:n=3,l=10,players=4", 3);
 }
 
+/// T8.7.4: the multi-party double diamond, the armies permuted as on the
+/// diamond, each pawn keeping its copy.
+#[test]
+fn perft_of_the_double_diamond_starts_agrees() {
+    perft_agrees("double-diamond:n=3,l=10", 3);
+    perft_agrees("double-diamond:n=3,l=10,players=6", 3);
+    perft_agrees("double-diamond:n=3,l=10,players=4,mode=coalition", 3);
+    perft_agrees("double-diamond:n=3,l=8,players=6,mode=independent", 3);
+}
+
 /// Random games: every position compared; three moves in four are
 /// captures, king moves, promotions or the out step when there are any,
 /// so that kings are taken. Returns how often each event came up (seats
@@ -251,6 +261,8 @@ fn random_games_agree_under_every_convention() {
         "diamond:n=3,l=8,players=6,mode=independent",
         "diamond:n=3,l=10,players=4,mode=independent,cross=1,end=first,dead=stay",
         "cylinder-diamond:n=3,l=10,players=4",
+        "double-diamond:n=3,l=10,players=6",
+        "double-diamond:n=3,l=10,players=4,mode=independent,cross=1,end=first",
     ]
     .iter()
     .enumerate()
@@ -295,6 +307,8 @@ fn sparse_positions_agree_and_seats_go_out_mated_or_stalemated() {
         "diamond:n=3,l=10,players=4,mode=coalition",
         "diamond:n=3,l=10,players=6,mode=coalition,order=free",
         "diamond:n=3,l=10,players=6,mode=independent,cross=1",
+        "double-diamond:n=3,l=10,players=6",
+        "double-diamond:n=3,l=10,players=4,mode=coalition,dead=stay",
     ];
     let mut rng = Rng(0x5eed_2026);
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
@@ -310,7 +324,9 @@ fn sparse_positions_agree_and_seats_go_out_mated_or_stalemated() {
         let lone_king = trial % 2 == 1;
         // The corners of the faces: the cells with the fewest neighbours,
         // where a lone king is most easily stalemated.
-        let l = g.lens()[0] as i16;
+        // The diamond's edge (the double diamond's axis 1 holds both
+        // copies' ranks).
+        let l = g.lens()[g.dims() - 1] as i16;
         let corners: Vec<usize> = (0..cells)
             .filter(|&c| {
                 let x = g.coords(c);

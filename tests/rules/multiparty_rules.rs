@@ -321,6 +321,10 @@ fn bad_specs_and_texts_are_refused_and_say_why() {
         ),
         ("diamond:n=3,l=10,players=6,end=never", "first, last"),
         ("diamond:n=3,l=10,players=6,dead=ghost", "remove, stay"),
+        ("double-diamond:n=3,l=8,players=6", "l = 8"),
+        ("double-diamond:n=3,l=10,players=8", "2n = 6"),
+        // Decision (docs/variants.md): the torus-diamond seats two.
+        ("torus-diamond:n=3,l=10,players=4", "no parameter 'players'"),
     ] {
         let e = Variant::from_spec(spec).expect_err(spec).to_string();
         assert!(e.contains(why), "{spec}: {e}");
@@ -419,4 +423,59 @@ fn a_seat_without_a_move_goes_out_mated_or_stalemated() {
     assert_eq!(o.points[seat(&v, "w1")], Points::ZERO);
     assert_eq!(o.points[seat(&v, "s1")], Points::ONE);
     assert_eq!(o.points[seat(&v, "w2")], Points::HALF);
+}
+
+/// T8.7.4: "the same board as the double diamond; the start by the
+/// permutation of the coordinates". The permutation keeps a cell's copy
+/// (which cells are doubled does not depend on the order of the axes), so
+/// w2's pawns stand on file b (x2 = 1) in both copies, and each moves
+/// along axis 2 towards the shared face x2 = l-1, where it promotes. The
+/// `-1` copy's cells are named at rank 2l-2-x1 (docs/notation.md), so
+/// (x1, x2, x3) = (3, 7, 4) of the `-1` copy is `Eh16`, of the `+1` copy
+/// `Eh4`; the face cell (3, 9, 4) is `Ej4` in both.
+#[test]
+fn double_diamond_pawns_keep_their_copy_and_promote_on_the_shared_face() {
+    let v = variant("double-diamond:n=3,l=10,players=6");
+    let start = Position::start(&v);
+    let w2_pawns: Vec<String> = start
+        .placement()
+        .into_iter()
+        .filter(|(_, s, letter)| *s == seat(&v, "w2").index() && *letter == 'P')
+        .map(|(x, _, _)| v.geometry.cell_name(v.geometry.cell_at(&x).unwrap()))
+        .collect();
+    // Table 8.1 has 12 pieces; a pawn in front of each in each copy.
+    assert_eq!(w2_pawns.len(), 24, "{w2_pawns:?}");
+    for name in ["Eb5", "Eb15", "Db5", "Db15"] {
+        assert!(w2_pawns.contains(&name.to_string()), "{name}: {w2_pawns:?}");
+    }
+    let mut pieces = SIX_KINGS.to_vec();
+    pieces.extend([
+        ("w2", 'P', "Eh16"),
+        ("w2", 'P', "Eb16"),
+        ("w2", 'P', "Fi16"),
+        ("w2", 'P', "Fi4"),
+    ]);
+    let pos = setup(&v, &pieces, "w2");
+    let all = moves(&pos);
+    let of = |from: &str| -> BTreeSet<String> {
+        all.iter()
+            .filter(|m| m.starts_with(from))
+            .cloned()
+            .collect()
+    };
+    // The -1 copy: one step along +x2 stays in the copy.
+    assert_eq!(of("Eh16"), ["Eh16Ei16".to_string()].into());
+    // From its start cell (x2 = 1 of the -1 copy) the double step.
+    assert_eq!(
+        of("Eb16"),
+        ["Eb16Ec16".to_string(), "Eb16Ed16".to_string()].into()
+    );
+    // Both copies reach the shared face x2 = l-1 and promote there: the
+    // pawns on (3, 8, 5) of the -1 copy (Fi16) and of the +1 copy (Fi4)
+    // both onto the face cell (3, 9, 5) = Fj4.
+    let promotions = |from: &str, to: &str| -> BTreeSet<String> {
+        "bnqrw".chars().map(|k| format!("{from}{to}{k}")).collect()
+    };
+    assert_eq!(of("Fi16"), promotions("Fi16", "Fj4"));
+    assert_eq!(of("Fi4"), promotions("Fi4", "Fj4"));
 }

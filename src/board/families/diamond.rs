@@ -118,12 +118,16 @@ pub const TORUS_DIAMOND: Family = Family {
 pub const DOUBLE_DIAMOND: Family = Family {
     name: "double-diamond",
     aliases: &[],
-    summary: "two diamonds glued at their faces, not directed (T8.7.3)",
-    params: &["n", "l", "setup"],
+    summary: "two diamonds glued at their faces, not directed (T8.7.3), for 2 to 2n players (T8.7.4)",
+    params: PARTY_DIAMOND_PARAMS,
     build: double_diamond,
     xboard: None,
     pgn: PgnName::Spec,
-    examples: &["double-diamond:n=3", "double-diamond:n=4"],
+    examples: &[
+        "double-diamond:n=3",
+        "double-diamond:n=4",
+        "double-diamond:n=3,l=10,players=6",
+    ],
 };
 
 /// Which diamond start position table to use.
@@ -277,6 +281,12 @@ fn diamond(p: &Values, cylinder: bool) -> Result<VariantDef, VariantError> {
 /// start is the diamond's, with the pawns doubled as in torus chess: each
 /// side's reverse pawns (`U`) stand on the copy of its pawn rank, behind
 /// its pieces across the wrap, and move the other way.
+///
+/// Two players only (no `players` parameter): only axis 1 is doubled (and
+/// its doubled pawns stand behind the pieces across the wrap), so the
+/// permutation of the coordinates that seats more players (T8.6) does not
+/// map this board onto itself; the seed's multi-party boards are the
+/// diamond and the double diamond (T8.7.4).
 fn torus_diamond(p: &Values) -> Result<VariantDef, VariantError> {
     let n = p.int("n").unwrap_or(3) as usize;
     let l = p.int("l").unwrap_or(8) as usize;
@@ -317,10 +327,16 @@ fn torus_diamond(p: &Values) -> Result<VariantDef, VariantError> {
 /// (in the seed's lines of the `-1` copy, which run the other way, that is
 /// backwards: the doubled pawns of the torus-diamond), so one pawn kind
 /// serves both.
+///
+/// Multi-party double diamond (T8.7.4): "the same board, the start by the
+/// permutation of the coordinates as in T8.6": the armies of the seats
+/// come from this start by [`PartySpec::start`], each pawn keeping its
+/// copy ([`Geometry::rotate_axes`]).
 fn double_diamond(p: &Values) -> Result<VariantDef, VariantError> {
     let n = p.int("n").unwrap_or(3) as usize;
     let l = p.int("l").unwrap_or(8) as usize;
     let setup = setup_of(p, n)?;
+    let party = PartySpec::of(p, n, l)?;
     let base = Geometry::new(vec![l; n], vec![false; n], Shape::Diamond, Naming::Layered)?;
     let g = Geometry::double_diamond(n, l, Naming::Layered)?;
     let kinds = diamond_kinds(&g, n);
@@ -328,7 +344,11 @@ fn double_diamond(p: &Values) -> Result<VariantDef, VariantError> {
     let pawn = 0;
     let start = doubled_start(&g, &white, l, pawn, pawn);
     let spec = format!("double-diamond:n={n},l={l},setup={}", setup_name(setup));
-    Ok(diamond_rules_def("double-diamond", spec, g, kinds, start))
+    let two = diamond_rules_def("double-diamond", spec, g, kinds, start);
+    match party {
+        None => Ok(two),
+        Some(party) => party.definition(two, "double-diamond"),
+    }
 }
 
 /// The start of a diamond whose cells off the piece faces are doubled at

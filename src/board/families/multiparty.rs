@@ -261,22 +261,16 @@ impl PartySpec {
         g: &Geometry,
         two: &[(Cell, Piece)],
     ) -> Result<Vec<(Cell, Piece)>, VariantError> {
-        let n = g.dims();
         let half = self.players / 2;
         let mut start = Vec::new();
         for k in 0..half {
             for &(cell, pc) in two {
-                let c = g.coords(cell);
-                let mut d = vec![0i32; n];
-                for i in 0..n {
-                    d[(i + k) % n] = c[i] as i32;
-                }
                 let seat = if piece_seat(pc).index() == 0 {
                     k
                 } else {
                     half + k
                 };
-                let to = g.cell_at(&d).ok_or_else(|| {
+                let to = g.rotate_axes(cell, k).ok_or_else(|| {
                     VariantError::Definition(
                         "a permuted start cell is off the board (the board is not symmetric \
                          in its axes)"
@@ -293,12 +287,14 @@ impl PartySpec {
     /// for sk).
     pub fn promotion_zone(&self, g: &Geometry) -> BySeat<Vec<Cell>> {
         let half = self.players / 2;
-        let l = g.lens()[0] as i32;
+        // Every axis has the diamond's edge but axis 1 of the double
+        // diamond, which holds the ranks of both copies.
+        let l = g.lens()[g.dims() - 1] as i32;
         BySeat::from_fn(self.players, |s| {
             let axis = s.index() % half;
             let far = if s.index() < half { l - 1 } else { 0 };
             (0..g.cell_count())
-                .filter(|&c| g.coord(c, axis) == far)
+                .filter(|&c| g.diamond_coord(c, axis) == far)
                 .collect()
         })
     }

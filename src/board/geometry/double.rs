@@ -67,6 +67,51 @@ impl Geometry {
         matches!(self.stepping, Stepping::Fold(_))
     }
 
+    /// The cell whose coordinates are those of `cell` moved `shift` axes
+    /// on (coordinate `i` becomes coordinate `(i + shift) mod n`), the
+    /// cyclic permutation that seats the armies of multi-party games
+    /// (T8.6, T8.7.4). On the double diamond the permutation acts on the
+    /// diamond's coordinates and keeps the copy: which cells are doubled
+    /// (`0 < x_k < l-1` for every k) does not depend on the order of the
+    /// axes, so a cell of the `-1` copy goes to a cell of the `-1` copy,
+    /// though the copies are stored along axis 1. `None` when the board
+    /// has no such cell (it is not symmetric in its axes).
+    pub fn rotate_axes(&self, cell: Cell, shift: usize) -> Option<Cell> {
+        let n = self.lens.len();
+        let mut x = [0i32; MAX_DIMS];
+        let side = match self.stepping {
+            Stepping::Fold(l) => self.double_diamond_cell(l, cell, &mut x),
+            _ => {
+                for (a, slot) in x.iter_mut().enumerate().take(n) {
+                    *slot = self.coord(cell, a);
+                }
+                0
+            }
+        };
+        let mut d = [0i32; MAX_DIMS];
+        for i in 0..n {
+            d[(i + shift) % n] = x[i];
+        }
+        match self.stepping {
+            Stepping::Fold(l) => self.fold_encode(l, side, &d[..n]),
+            _ => self.cell_at(&d[..n]),
+        }
+    }
+
+    /// The coordinate along `axis` of a cell in the diamond's own
+    /// coordinates: on the double diamond the copy's rank `2l-2-x1` read
+    /// back as `x1`; elsewhere the stored coordinate.
+    pub fn diamond_coord(&self, cell: Cell, axis: usize) -> i32 {
+        match self.stepping {
+            Stepping::Fold(l) => {
+                let mut x = [0i32; MAX_DIMS];
+                self.double_diamond_cell(l, cell, &mut x);
+                x[axis]
+            }
+            _ => self.coord(cell, axis),
+        }
+    }
+
     /// The copy of a cell of the double diamond of edge `l` (`-1`, `0` on a
     /// face, `+1`) and its global coordinates in `x`.
     fn double_diamond_cell(&self, l: i32, cell: Cell, x: &mut [i32]) -> i8 {
