@@ -476,7 +476,7 @@ impl PPos {
                 let (axis, sign) = p.pawn_axis(seat);
                 // The far face, in the diamond's coordinates (the double
                 // diamond's axis 1 holds both copies' ranks).
-                let far = if sign > 0 { v.lens[v.dim() - 1] - 1 } else { 0 };
+                let far = if sign > 0 { v.edge() - 1 } else { 0 };
                 let (pushes, captures) = if v.double {
                     self.double_pawn_steps(seat, from)
                 } else {

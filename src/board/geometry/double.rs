@@ -79,15 +79,7 @@ impl Geometry {
     pub fn rotate_axes(&self, cell: Cell, shift: usize) -> Option<Cell> {
         let n = self.lens.len();
         let mut x = [0i32; MAX_DIMS];
-        let side = match self.stepping {
-            Stepping::Fold(l) => self.double_diamond_cell(l, cell, &mut x),
-            _ => {
-                for (a, slot) in x.iter_mut().enumerate().take(n) {
-                    *slot = self.coord(cell, a);
-                }
-                0
-            }
-        };
+        let side = self.diamond_coords(cell, &mut x);
         let mut d = [0i32; MAX_DIMS];
         for i in 0..n {
             d[(i + shift) % n] = x[i];
@@ -102,13 +94,23 @@ impl Geometry {
     /// coordinates: on the double diamond the copy's rank `2l-2-x1` read
     /// back as `x1`; elsewhere the stored coordinate.
     pub fn diamond_coord(&self, cell: Cell, axis: usize) -> i32 {
+        let mut x = [0i32; MAX_DIMS];
+        self.diamond_coords(cell, &mut x);
+        x[axis]
+    }
+
+    /// A cell's coordinates in the diamond's own terms, in `x`, and its
+    /// copy: on the double diamond [`Geometry::double_diamond_cell`]'s;
+    /// elsewhere the stored coordinates and copy 0.
+    fn diamond_coords(&self, cell: Cell, x: &mut [i32; MAX_DIMS]) -> i8 {
         match self.stepping {
-            Stepping::Fold(l) => {
-                let mut x = [0i32; MAX_DIMS];
-                self.double_diamond_cell(l, cell, &mut x);
-                x[axis]
+            Stepping::Fold(l) => self.double_diamond_cell(l, cell, x),
+            _ => {
+                for (a, slot) in x.iter_mut().enumerate().take(self.lens.len()) {
+                    *slot = self.coord(cell, a);
+                }
+                0
             }
-            _ => self.coord(cell, axis),
         }
     }
 
