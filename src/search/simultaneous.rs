@@ -50,6 +50,7 @@ use crate::rules::position::Position;
 
 use super::control::SearchControl;
 use super::matrix_game::{self, GameSolution};
+use super::ordering::Heuristics;
 
 /// The value of a won game (less one per turn to it).
 pub const WIN: f64 = 100_000.0;
@@ -350,7 +351,21 @@ pub struct SimSearcher {
     strategy: Strategy,
     /// The seat the sequential strategies play for.
     me: Seat,
+    /// Killer moves and history of the current search: each seat's
+    /// decision that led a solved node's strategy is a killer of its turn
+    /// (killer slot `2 * ply + k`, k = 0 for the rows' seat, 1 for the
+    /// columns') and earns history. A reply that was best in one position
+    /// is often best in its siblings, so the double oracle and the
+    /// serialized search try it first (a third fewer nodes at depth 2).
+    heuristics: Heuristics,
 }
+
+/// Killer slots of the simultaneous search: two seats per turn, turns up
+/// to the deepest iteration.
+const KILLER_SLOTS: usize = 2 * (MAX_DEPTH as usize + 1);
+
+/// The deepest iteration (turns).
+const MAX_DEPTH: u32 = 64;
 
 impl std::fmt::Debug for SimSearcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -391,6 +406,7 @@ impl SimSearcher {
             root_seed: (vec![0], vec![0]),
             strategy: Strategy::Equilibrium,
             me: Seat::FIRST,
+            heuristics: Heuristics::default(),
         }
     }
 
@@ -502,6 +518,7 @@ impl SimSearcher {
             root_seed: (vec![0], vec![0]),
             strategy: self.strategy,
             me: self.me,
+            heuristics: Heuristics::default(),
         }
     }
 
@@ -514,13 +531,21 @@ impl SimSearcher {
         };
         let mut p = pos.clone();
         let mut depth = 1 + (id % 2) as u32;
-        while !control.stopped() && depth <= 64 {
+        self.fresh_heuristics(pos);
+        while !control.stopped() && depth <= MAX_DEPTH {
             if self.root(&mut p, &node, depth, control).is_err() {
                 break;
             }
             depth += 1;
         }
         self.nodes
+    }
+
+    /// Empty killer and history tables for a search of `pos`'s variant.
+    fn fresh_heuristics(&mut self, pos: &Position) {
+        let v = pos.variant();
+        let cells = v.geometry.cell_count();
+        self.heuristics = Heuristics::new(v.seat_count(), v.kinds.len(), cells, KILLER_SLOTS);
     }
 
     /// Reseeds the random choices.
@@ -585,8 +610,9 @@ impl SimSearcher {
         }
         self.nodes = 0;
         self.root_seed = (vec![0], vec![0]);
+        self.fresh_heuristics(pos);
         self.table.new_search();
-        let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut best: Option<SimResult> = None;
         let mut p = pos.clone();
         for depth in 1..=max_depth {
@@ -804,7 +830,7 @@ impl SimSearcher {
                 }
             }
         }
-        let (seed_rows, seed_cols) = order(pos, &mut node, hint.as_ref());
+        let (seed_rows, seed_cols) = order(pos, &mut node, hint.as_ref(), &self.heuristics, ply);
         let (value, x, y, rows, cols) = match self.serial_outer() {
             None => self.solve_node_at(
                 pos,
@@ -835,6 +861,7 @@ impl SimSearcher {
             rows: Seed::of(&node.row_ids, &rows, &x),
             cols: Seed::of(&node.col_ids, &cols, &y),
         };
+        self.remember_leaders(pos, ply, depth, &node, &x, &y);
         self.table.insert(
             key,
             Entry {
@@ -845,6 +872,39 @@ impl SimSearcher {
             },
         );
         Ok(value)
+    }
+
+    /// Records each seat's most probable decision of a node solved
+    /// `depth` turns deep as a killer of its turn, and a quiet one in the
+    /// history.
+    fn remember_leaders(
+        &mut self,
+        pos: &Position,
+        ply: u32,
+        depth: u32,
+        node: &Node,
+        x: &[f64],
+        y: &[f64],
+    ) {
+        for (k, (lines, p)) in [(&node.rows, x), (&node.cols, y)].into_iter().enumerate() {
+            let Some(best) = (0..p.len()).max_by(|&a, &b| p[a].total_cmp(&p[b])) else {
+                continue;
+            };
+            let Decision::Move(m) = lines[best] else {
+                continue;
+            };
+            let slot = 2 * ply as usize + k;
+            // (Tables not yet sized for the variant record nothing.)
+            if slot < self.heuristics.killers.len() {
+                self.heuristics.add_killer(slot, m);
+            }
+            if !self.heuristics.history.is_empty()
+                && pos.piece_at(m.to as usize) == crate::board::piece::EMPTY
+            {
+                let bonus = (depth * depth) as i32;
+                self.heuristics.update_history(pos, &m, bonus);
+            }
+        }
     }
 
     fn static_value(&mut self, pos: &Position) -> f64 {
@@ -1199,9 +1259,16 @@ fn node_of(pos: &Position) -> Option<Node> {
 }
 
 /// Orders a node's choices: the table's seed first (in its order), then
-/// captures by the value of the captured piece, then the rest (passes
-/// last). Returns how many seed decisions of each seat lead the lists.
-fn order(pos: &Position, node: &mut Node, hint: Option<&Seed>) -> (usize, usize) {
+/// the seat's killers of turn `ply`, captures by the value of the captured
+/// piece, quiet moves by history, passes last. Returns how many seed
+/// decisions of each seat lead the lists.
+fn order(
+    pos: &Position,
+    node: &mut Node,
+    hint: Option<&Seed>,
+    heuristics: &Heuristics,
+    ply: u32,
+) -> (usize, usize) {
     let v = pos.variant();
     let key = |d: &Decision| -> i32 {
         match d {
@@ -1235,9 +1302,23 @@ fn order(pos: &Position, node: &mut Node, hint: Option<&Seed>) -> (usize, usize)
         let rank = |id: u16| seed.iter().position(|&s| s == id);
         let mut lines: Vec<(Decision, u16)> =
             list.iter().copied().zip(ids.iter().copied()).collect();
-        lines.sort_by_key(|&(d, id)| match rank(id) {
-            Some(r) => (0, r as i32),
-            None => (1, -key(&d)),
+        // Killers of the seat's turn next, then captures by victim, then
+        // quiet moves by history, passes last.
+        let slot = 2 * ply as usize + k;
+        // (Tables not yet sized for the variant order by captures alone.)
+        let killer = |d: &Decision| match (d, heuristics.killers.get(slot)) {
+            (Decision::Move(m), Some(kills)) => kills.iter().position(|x| *x == Some(*m)),
+            _ => None,
+        };
+        let sized = !heuristics.history.is_empty();
+        let history = |d: &Decision| match d {
+            Decision::Move(m) if sized && key(d) == 0 => heuristics.history(pos, m),
+            _ => 0,
+        };
+        lines.sort_by_cached_key(|&(d, id)| match (rank(id), killer(&d)) {
+            (Some(r), _) => (0, r as i32, 0),
+            (None, Some(r)) => (1, r as i32, 0),
+            (None, None) => (2, -key(&d), -history(&d)),
         });
         led[k] = lines.iter().filter(|&&(_, id)| rank(id).is_some()).count();
         for (slot, (d, id)) in list.iter_mut().zip(ids.iter_mut()).zip(lines) {
