@@ -38,7 +38,7 @@ use crate::rules::position::Position;
 use crate::search::{Bound, Limits, Score, SearchInfo, SearchResult};
 
 use super::options::{self, OptionKind, OptionSpec};
-use super::session::{DEFAULT_FAMILY, Session, SessionConfig, SessionError, names};
+use super::session::{DEFAULT_FAMILY, OptionEffect, Session, SessionConfig, SessionError, names};
 use super::text::result_text;
 use super::uci::{Flow, MAX_MESSAGE_CHARS, engine_name, printable, quote};
 use super::xboard_parse::{Command, Level, MoveSet, parse};
@@ -921,9 +921,14 @@ impl XBoard {
             Some("0") if is_check => Some("false"),
             v => v,
         };
-        let before = self.session.variant().spec.clone();
-        self.set_session_option(name, value)?;
-        if self.session.variant().spec != before {
+        let effect = self
+            .session
+            .set_option(name, value)
+            .map_err(|e| error(format!("bad option value: {e}")))?;
+        // Asked of the session, not read from the spec: a variant rebuilt
+        // with the spec it had (Chess960Number unset draws a start at
+        // random, which can be the one it replaces) has no position.
+        if let OptionEffect::Variant { rebuilt: true } = effect {
             // The variant changed under the game (WrapCastling,
             // Chess960Number): the game restarts from its start position.
             self.abort_search();

@@ -545,3 +545,71 @@ fn memory_cores_and_time_controls() {
         assert_eq!(moves_in(&out).len(), 1, "{control:?}: {out:?}");
     }
 }
+
+/// Every `option` the engine announces, with each value of its range's
+/// ends, its default and (combos) every word, in every variant xboard
+/// can name: the front-end keeps a position throughout (an option that
+/// rebuilt the variant once left the session without one, found by the
+/// fuzz test: every later command then failed).
+#[test]
+fn every_option_value_leaves_a_position() {
+    use ndchess::protocol::options::OptionKind;
+    let mut h = Harness::new();
+    for (name, _) in xboard::variants() {
+        h.send(&format!("variant {name}"));
+        let options = h.xb.session().options().to_vec();
+        for o in options {
+            let values: Vec<String> = match &o.kind {
+                OptionKind::Spin { default, min, max } => {
+                    let mut v = vec![*min, *max, *default, min + (max - min) / 2];
+                    v.extend(
+                        [0, 1, 518, 959]
+                            .iter()
+                            .filter(|n| (*min..=*max).contains(*n)),
+                    );
+                    v.iter().map(|n| n.to_string()).collect()
+                }
+                OptionKind::Check { .. } => vec!["0".into(), "1".into()],
+                OptionKind::Combo { vars, .. } => vars.clone(),
+                _ => continue,
+            };
+            let xb_name = o.name.replace(' ', "");
+            for v in values {
+                let line = format!("option {xb_name}={v}");
+                let out = h.send(&line);
+                assert!(
+                    h.xb.session().position().is_some(),
+                    "variant {name}: '{line}' left no position ({out:?})"
+                );
+                assert!(!h.position().legal_moves().is_empty() || h.position().outcome().is_some());
+            }
+        }
+        h.send("new");
+    }
+}
+
+/// The fuzz test's find: `variant fischerandom` draws a start position at
+/// random (spec `chess960:sp=R`); naming that same number with
+/// `option Chess960Number=R` rebuilds the variant from another spec text
+/// into the same variant, which the front-end took for "nothing changed"
+/// and kept no position.
+#[test]
+fn naming_the_drawn_chess960_start_keeps_a_position() {
+    let mut h = Harness::new();
+    h.send("variant fischerandom");
+    let spec = h.xb.session().variant().spec.clone();
+    let number = spec
+        .strip_prefix("chess960:sp=")
+        .unwrap_or_else(|| panic!("a drawn start names its number: {spec}"));
+    let start = h.position().to_text();
+    let out = h.send(&format!("option Chess960Number={number}"));
+    assert!(
+        h.xb.session().position().is_some(),
+        "no position after naming start {number}: {out:?}"
+    );
+    assert_eq!(h.position().to_text(), start, "the same start position");
+    assert!(h.send("sd 1").is_empty());
+    h.send("go");
+    let moves = moves_in(&h.settle());
+    assert_eq!(moves.len(), 1, "the engine moves from it");
+}
