@@ -875,10 +875,13 @@ impl XBoard {
         }
     }
 
-    fn set_session_option(&mut self, name: &str, value: Option<&str>) -> Result<(), Refusal> {
+    fn set_session_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<OptionEffect, Refusal> {
         self.session
             .set_option(name, value)
-            .map(|_| ())
             .map_err(|e| error(format!("bad option value: {e}")))
     }
 
@@ -921,10 +924,7 @@ impl XBoard {
             Some("0") if is_check => Some("false"),
             v => v,
         };
-        let effect = self
-            .session
-            .set_option(name, value)
-            .map_err(|e| error(format!("bad option value: {e}")))?;
+        let effect = self.set_session_option(name, value)?;
         // Asked of the session, not read from the spec: a variant rebuilt
         // with the spec it had (Chess960Number unset draws a start at
         // random, which can be the one it replaces) has no position.
