@@ -138,6 +138,8 @@ fn main() {
             continue;
         }
         let done = AtomicUsize::new(0);
+        // Points so far, in half points (for the progress line).
+        let half_points = AtomicUsize::new(0);
         let points: Vec<f64> = (0..a.games)
             .into_par_iter()
             .map(|i| {
@@ -146,8 +148,14 @@ fn main() {
                 let sim_seat = Seat::new(i % 2);
                 let p = game(&a, &v, &start, baseline, sim_seat, a.seed ^ (i as u64) << 8);
                 let k = done.fetch_add(1, Ordering::Relaxed) + 1;
+                let half = half_points.fetch_add((2.0 * p).round() as usize, Ordering::Relaxed)
+                    + (2.0 * p).round() as usize;
                 if k.is_multiple_of(20) || k == a.games {
-                    eprintln!("{name}: {k}/{} games", a.games);
+                    eprintln!(
+                        "{name}: {k}/{} games, score {:.3}",
+                        a.games,
+                        half as f64 / (2.0 * k as f64)
+                    );
                 }
                 p
             })

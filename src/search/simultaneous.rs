@@ -615,6 +615,8 @@ impl SimSearcher {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut best: Option<SimResult> = None;
         let mut p = pos.clone();
+        // Totals (seconds, nodes) after the iteration before the last.
+        let (mut last_time, mut last_nodes): (Option<f64>, Option<f64>) = (None, None);
         for depth in 1..=max_depth {
             // Depth 1 always finishes: the engine must answer.
             let bounded = depth > 1;
@@ -668,16 +670,25 @@ impl SimSearcher {
             // An unfinished iteration is thrown away, so one that would
             // not finish is not started: each costs many times the one
             // before (from the start, depth 2 about 20 times depth 1, and
-            // depth 3 about 1,000 times depth 2).
-            if let Some(t) = limits.time
-                && start.elapsed() * 3 > t
-            {
-                break;
+            // depth 3 about 1,000 times depth 2). The next one is expected
+            // to grow the total by the factor the last one did (at least
+            // 3 in time, 4 in nodes; those alone after the first).
+            let growth = |now: f64, before: Option<f64>, least: f64| {
+                before.map_or(least, |b| (now / b.max(1.0)).max(least))
+            };
+            if let Some(t) = limits.time {
+                let now = start.elapsed().as_secs_f64();
+                if now * growth(now, last_time, 3.0) > t.as_secs_f64() {
+                    break;
+                }
+                last_time = Some(now);
             }
-            if let Some(n) = limits.nodes
-                && self.nodes.saturating_mul(4) > n
-            {
-                break;
+            if let Some(n) = limits.nodes {
+                let now = self.nodes as f64;
+                if now * growth(now, last_nodes, 4.0) > n as f64 {
+                    break;
+                }
+                last_nodes = Some(now);
             }
         }
         best
@@ -983,23 +994,33 @@ impl SimSearcher {
             // must beat alpha (with none, the best answer to y, hence the
             // value, is at most alpha), when v >= beta a column must hold
             // White below beta; and that side is asked first.
+            //
+            // The bounds returned are fail-soft: with no row beating the
+            // threshold, every restricted row gets at most v against y and
+            // every other row at most the bound its question left, so the
+            // node's value is at most the larger of the two (clamped to
+            // the window's edge: a line counts as better only by more than
+            // EPS). A tighter bound answers later questions of this child
+            // at other levels from the table.
             let rows_first = v < beta;
             let mut new_row = None;
             let mut new_col = None;
             for pass in 0..2 {
                 if (pass == 0) == rows_first {
                     let t = v.max(alpha);
-                    new_row =
+                    let (line, bound) =
                         self.new_line(pos, node, true, rows, cols, &y, t, depth, ply, control, m)?;
+                    new_row = line;
                     if new_row.is_none() && v <= alpha {
-                        return Ok((alpha, x, y));
+                        return Ok((v.max(bound).min(alpha), x, y));
                     }
                 } else {
                     let t = v.min(beta);
-                    new_col =
+                    let (line, bound) =
                         self.new_line(pos, node, false, cols, rows, &x, t, depth, ply, control, m)?;
+                    new_col = line;
                     if new_col.is_none() && v >= beta {
-                        return Ok((beta, x, y));
+                        return Ok((v.min(bound).max(beta), x, y));
                     }
                 }
             }
@@ -1014,7 +1035,11 @@ impl SimSearcher {
     }
 
     /// The first line (row when `row`, else column) outside `taken`
-    /// that beats `v` against the other seat's strategy `q` on `others`.
+    /// that beats `v` against the other seat's strategy `q` on `others`,
+    /// and the best bound (for the line's seat) the lines asked before it
+    /// left: with no line found, no line outside `taken` does better than
+    /// that bound against `q` (−∞ for rows, +∞ for columns when there are
+    /// none).
     #[allow(clippy::too_many_arguments)]
     fn new_line(
         &mut self,
@@ -1029,20 +1054,29 @@ impl SimSearcher {
         ply: u32,
         control: &SearchControl,
         m: &mut HashMap<(usize, usize), (f64, BoundKind)>,
-    ) -> Result<Option<usize>, Abort> {
+    ) -> Result<(Option<usize>, f64), Abort> {
         let n = if row {
             node.rows.len()
         } else {
             node.cols.len()
         };
+        let mut bound = if row {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
         for k in 0..n {
-            if !taken.contains(&k)
-                && self.line_beats(pos, node, row, k, others, q, v, depth, ply, control, m)?
-            {
-                return Ok(Some(k));
+            if taken.contains(&k) {
+                continue;
             }
+            let (beats, u) =
+                self.line_beats(pos, node, row, k, others, q, v, depth, ply, control, m)?;
+            if beats {
+                return Ok((Some(k), bound));
+            }
+            bound = if row { bound.max(u) } else { bound.min(u) };
         }
-        Ok(None)
+        Ok((None, bound))
     }
 
     /// Whether line `k` — row `k` when `row` (White's choice), else
@@ -1051,7 +1085,10 @@ impl SimSearcher {
     /// holds White below it. Against a pure strategy one child is asked
     /// with a null window at `v`; against a mixed one each child of the
     /// support with a null window first (below), exactly only where the
-    /// bounds do not settle it.
+    /// bounds do not settle it. Also returns the line's mean against `q`
+    /// as far as it was searched: when the line does not beat `v`, a
+    /// bound on its side of `v` (at most the mean for a row, at least it
+    /// for a column).
     #[allow(clippy::too_many_arguments)]
     fn line_beats(
         &mut self,
@@ -1066,7 +1103,7 @@ impl SimSearcher {
         ply: u32,
         control: &SearchControl,
         m: &mut HashMap<(usize, usize), (f64, BoundKind)>,
-    ) -> Result<bool, Abort> {
+    ) -> Result<(bool, f64), Abort> {
         let cell = |o: usize| if row { (k, o) } else { (o, k) };
         let better = |u: f64| if row { u > v + EPS } else { u < v - EPS };
         let support: Vec<(usize, f64)> = others
@@ -1083,7 +1120,7 @@ impl SimSearcher {
                 (f64::NEG_INFINITY, v - EPS)
             };
             let r = self.bounded(pos, node, i, j, depth, ply, alpha, beta, control, m)?;
-            return Ok(better(r));
+            return Ok((better(r), r));
         }
         // Against a mixed strategy the children are asked one by one
         // (most probable first) with a null window at the level that
@@ -1123,7 +1160,7 @@ impl SimSearcher {
         }
         let bound: f64 = cells.iter().map(|c| c.2 * c.3).sum();
         if !better(bound) {
-            return Ok(false);
+            return Ok((false, bound));
         }
         let mut u = 0.0;
         for c in cells {
@@ -1134,7 +1171,7 @@ impl SimSearcher {
             };
             u += c.2 * r;
         }
-        Ok(better(u))
+        Ok((better(u), u))
     }
 
     /// The exact value of the child `(i, j)` (cached in `m`).
