@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 mod cli;
 
 use cli::VariantArgs;
-use cli::{arbiter, gui, inspect, play, search, solve, tablebase};
+use cli::{arbiter, gui, inspect, play, search, solve, tablebase, tune};
 
 #[derive(Parser)]
 #[command(
@@ -86,6 +86,12 @@ enum Command {
         #[command(subcommand)]
         command: tablebase::TablebaseCommand,
     },
+    /// Tune the evaluation weights to self-play results: `data` plays
+    /// the games, `fit` fits the weights (docs/engine.md, "Tuning").
+    Tune {
+        #[command(subcommand)]
+        command: tune::TuneCommand,
+    },
     /// PGN tools.
     Pgn {
         #[command(subcommand)]
@@ -143,6 +149,7 @@ fn main() {
             problem,
         } => solve::solve(&problem, json, threads),
         Command::Tablebase { command } => tablebase::run(&command),
+        Command::Tune { command } => tune::run(&command),
         Command::Match(args) => arbiter::run(&args, false),
         Command::Tournament(args) => arbiter::run(&args, true),
         Command::Pgn {

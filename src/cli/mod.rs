@@ -9,6 +9,7 @@ pub mod play;
 pub mod search;
 pub mod solve;
 pub mod tablebase;
+pub mod tune;
 
 use std::fmt;
 use std::sync::Arc;

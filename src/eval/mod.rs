@@ -38,6 +38,11 @@ use crate::rules::attacks;
 use crate::rules::position::Position;
 use crate::theory::mobility;
 
+pub mod tune;
+pub mod weights;
+
+pub use weights::EvalWeights;
+
 /// Centipawns per expected move of a piece (knight, bishop, rook, queen, …):
 /// 300 / 5.25 puts the classical knight (seed 001: 336 moves over 64 cells,
 /// never blocked) at the traditional three pawns. This and
@@ -178,6 +183,16 @@ pub struct Evaluator {
     king_diagonal_dims: usize,
     /// The largest king distance on this board.
     max_king_distance: i32,
+    /// The weights the tables were built with.
+    weights: EvalWeights,
+    /// Centipawns per unit of king danger (rounded weight).
+    king_danger_cp: i32,
+    /// Centipawns per free cell around an endgame king (rounded weight).
+    king_escape_cp: i32,
+    /// Centipawns per step of king distance (rounded weight).
+    king_proximity_cp: i32,
+    /// Bonus of the side to move (rounded weight).
+    tempo_cp: i32,
 }
 
 /// Reusable buffers of the evaluation (one per search thread).
@@ -208,8 +223,14 @@ pub struct Breakdown {
 }
 
 impl Evaluator {
-    /// Measures the variant's pieces and builds the tables.
+    /// Measures the variant's pieces and builds the tables, with the
+    /// default weights.
     pub fn new(v: &Arc<Variant>, config: EvalConfig) -> Evaluator {
+        Evaluator::with_weights(v, config, &EvalWeights::default())
+    }
+
+    /// Measures the variant's pieces and builds the tables with `w`.
+    pub fn with_weights(v: &Arc<Variant>, config: EvalConfig, w: &EvalWeights) -> Evaluator {
         let cells = v.geometry.cell_count();
         let rho = DENSITY_FACTOR * v.start.len() as f64 / cells as f64;
         let mut values = Vec::with_capacity(v.kinds.len());
@@ -220,14 +241,14 @@ impl Evaluator {
             let value = if k.royal {
                 0.0
             } else if k.pawn.is_some() {
-                m * PAWN_CP_PER_MOVE
+                m * w.pawn_cp_per_move
             } else {
-                m * PIECE_CP_PER_MOVE
+                m * w.piece_cp_per_move
             };
             values.push(value.round() as i32);
         }
-        let mobility_cp16 = (MOBILITY_FRACTION * PIECE_CP_PER_MOVE * 16.0).round() as i32;
-        let progress = Self::progress_tables(v, &values);
+        let mobility_cp16 = (w.mobility_fraction * w.piece_cp_per_move * 16.0).round() as i32;
+        let progress = Self::progress_tables(v, &values, w.progress_fraction);
         let mut start_piece_material = vec![0; v.seat_count()];
         for &(_, p) in &v.start {
             let k = piece_kind(p);
@@ -264,6 +285,11 @@ impl Evaluator {
             start_piece_material,
             king_diagonal_dims,
             max_king_distance: 1,
+            weights: *w,
+            king_danger_cp: w.king_danger_cp.round() as i32,
+            king_escape_cp: w.king_escape_cp.round() as i32,
+            king_proximity_cp: w.king_proximity_cp.round() as i32,
+            tempo_cp: w.tempo_cp.round() as i32,
         };
         let lens = v.geometry.lens();
         let far: Vec<i32> = lens
@@ -285,6 +311,16 @@ impl Evaluator {
         self.config
     }
 
+    /// The weights.
+    pub fn weights(&self) -> &EvalWeights {
+        &self.weights
+    }
+
+    /// The bonus of the side to move (centipawns).
+    pub fn tempo(&self) -> i32 {
+        self.tempo_cp
+    }
+
     /// Material value of `kind` in centipawns (0 for the king).
     #[inline]
     pub fn value(&self, kind: usize) -> i32 {
@@ -299,7 +335,7 @@ impl Evaluator {
     /// Pawn progress tables: per (player, pawn kind, cell), the bonus for
     /// the progress from its start cells to its promotion cells, measured
     /// in pawn moves (pushes first; captures where pushes never arrive).
-    fn progress_tables(v: &Variant, values: &[i32]) -> Vec<Vec<Vec<i32>>> {
+    fn progress_tables(v: &Variant, values: &[i32], fraction: f64) -> Vec<Vec<Vec<i32>>> {
         let cells = v.geometry.cell_count();
         let best_promotion = v
             .promotion_kinds
@@ -331,7 +367,7 @@ impl Evaluator {
                             return 0;
                         }
                         let progress = (start_dist - d) as f64 / start_dist as f64;
-                        (gain * PROGRESS_FRACTION * progress * progress).round() as i32
+                        (gain * fraction * progress * progress).round() as i32
                     })
                     .collect();
             }
@@ -473,7 +509,7 @@ impl Evaluator {
         }
         // A tempo belongs to a seat that moves alone.
         if self.config.tempo && !pos.turn().is_simultaneous() {
-            total += TEMPO_CP;
+            total += self.tempo_cp;
         }
         total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
@@ -660,9 +696,9 @@ impl Evaluator {
             }
             let zone_len = zone.len().max(1) as i64 + 1;
             let phase = (enemy_pieces.min(enemy_start) * 256 / enemy_start.max(1)) as i32;
-            let safety = -(danger as i64 * KING_DANGER_CP as i64 * 9 * phase as i64
+            let safety = -(danger as i64 * self.king_danger_cp as i64 * 9 * phase as i64
                 / (zone_len * 256)) as i32;
-            let activity = (free as i64 * KING_ESCAPE_CP as i64 * 8 * (256 - phase) as i64
+            let activity = (free as i64 * self.king_escape_cp as i64 * 8 * (256 - phase) as i64
                 / ((zone_len - 1).max(1) * 256)) as i32;
             out[p] += safety + activity;
             // The side ahead (by at least a minor piece's worth) against
@@ -681,7 +717,7 @@ impl Evaluator {
                     && let Some(kq) = pos.royal_cell(q)
                 {
                     let dist = self.king_distance(k, kq);
-                    out[p] += (self.max_king_distance - dist) * KING_PROXIMITY_CP;
+                    out[p] += (self.max_king_distance - dist) * self.king_proximity_cp;
                 }
             }
         }

@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::variant::{StalemateRule, Variant};
-use crate::eval::{EvalConfig, EvalScratch, Evaluator};
+use crate::eval::{EvalConfig, EvalScratch, EvalWeights, Evaluator};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::tablebase::Tablebases;
@@ -54,7 +54,7 @@ pub const HUNT_PLIES: usize = 60;
 pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
 
 /// Engine settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EngineOptions {
     /// Search threads (1 = deterministic: the same input gives the same
     /// nodes, move and score).
@@ -63,6 +63,8 @@ pub struct EngineOptions {
     pub hash_mb: usize,
     /// Evaluation terms.
     pub eval: EvalConfig,
+    /// Evaluation weights (the defaults, or a tuned set: `EvalFile`).
+    pub weights: EvalWeights,
 }
 
 impl Default for EngineOptions {
@@ -71,6 +73,7 @@ impl Default for EngineOptions {
             threads: 1,
             hash_mb: 16,
             eval: EvalConfig::FULL,
+            weights: EvalWeights::default(),
         }
     }
 }
@@ -305,6 +308,14 @@ impl Engine {
         }
     }
 
+    /// Chooses the evaluation weights.
+    pub fn set_eval_weights(&mut self, weights: EvalWeights) {
+        if weights != self.options.weights {
+            self.options.weights = weights;
+            self.evaluators.clear();
+        }
+    }
+
     /// Forgets everything learnt (table, history): a new game.
     pub fn new_game(&mut self) {
         self.tt.clear();
@@ -326,10 +337,10 @@ impl Engine {
 
     /// The evaluation tables of variant `v` (built on first use).
     pub fn evaluator(&mut self, v: &Arc<Variant>) -> Arc<Evaluator> {
-        let cfg = self.options.eval;
+        let (cfg, weights) = (self.options.eval, self.options.weights);
         self.evaluators
             .entry(v.spec.clone())
-            .or_insert_with(|| Arc::new(Evaluator::new(v, cfg)))
+            .or_insert_with(|| Arc::new(Evaluator::with_weights(v, cfg, &weights)))
             .clone()
     }
 

@@ -374,7 +374,7 @@ impl MultiWorker {
         }
         if sh.eval.config().tempo {
             let m = pos.to_move().index();
-            vals[m] = (vals[m] + crate::eval::TEMPO_CP).min(EVAL_CAP);
+            vals[m] = (vals[m] + sh.eval.tempo()).min(EVAL_CAP);
         }
         vals
     }

@@ -11,3 +11,4 @@ mod search;
 mod search_endgames;
 mod simultaneous_search;
 mod tactics;
+mod tuning;

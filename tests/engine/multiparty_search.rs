@@ -41,6 +41,7 @@ fn engine(threads: usize, algorithm: MultiAlgorithm) -> Engine {
         threads,
         hash_mb: 4,
         eval: EvalConfig::FULL,
+        ..EngineOptions::default()
     });
     e.set_multi_algorithm(algorithm);
     e

@@ -33,6 +33,7 @@ fn engine(threads: usize, hash_mb: usize) -> Engine {
         threads,
         hash_mb,
         eval: EvalConfig::FULL,
+        ..EngineOptions::default()
     })
 }
 

@@ -1,0 +1,156 @@
+//! `ndchess tune`: self-play data for the evaluation tuner and the tuner
+//! itself (src/eval/tune.rs; docs/engine.md, "Tuning").
+
+use std::io::Write;
+
+use clap::{Args, Subcommand};
+use ndchess::eval::EvalWeights;
+use ndchess::eval::tune::{self, DataOptions};
+
+use super::{CommandError, VariantArgs};
+
+/// The tuner's subcommands.
+#[derive(Subcommand)]
+pub enum TuneCommand {
+    /// Play self-play games and write their quiet positions, each with the
+    /// first seat's points, one per line.
+    Data(DataArgs),
+    /// Fit the evaluation weights to a data file (Texel's method) and
+    /// print them as a weights file.
+    Fit(FitArgs),
+}
+
+/// `ndchess tune data`.
+#[derive(Args)]
+pub struct DataArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// Games to play (in parallel, one per core).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    games: u64,
+    /// Node budget per decision.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    nodes: u64,
+    /// Random joint decisions before the engines play (the openings).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=100))]
+    random: u64,
+    /// Steps after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    max_steps: u64,
+    /// Seed of the openings and the engines (the same seed, the same data).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output file (standard output if absent).
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+}
+
+/// `ndchess tune fit`.
+#[derive(Args)]
+pub struct FitArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// The data file (`ndchess tune data`).
+    #[arg(long)]
+    data: std::path::PathBuf,
+    /// Starting weights (a weights file; the defaults if absent).
+    #[arg(long)]
+    start: Option<std::path::PathBuf>,
+    /// Most passes of the coordinate descent.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    passes: u64,
+    /// Output file for the tuned weights (standard output if absent).
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+}
+
+/// Runs a tuner subcommand.
+pub fn run(command: &TuneCommand) -> Result<(), CommandError> {
+    match command {
+        TuneCommand::Data(a) => data(a),
+        TuneCommand::Fit(a) => fit(a),
+    }
+}
+
+fn write_out(path: &Option<std::path::PathBuf>, text: &str) -> Result<(), CommandError> {
+    match path {
+        Some(p) => std::fs::write(p, text)
+            .map_err(|e| CommandError::Other(format!("{}: {e}", p.display()))),
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| CommandError::Other(e.to_string())),
+    }
+}
+
+fn data(a: &DataArgs) -> Result<(), CommandError> {
+    let (v, _) = a.variant.load()?;
+    let opts = DataOptions {
+        games: a.games as usize,
+        nodes: a.nodes,
+        random_turns: a.random as usize,
+        max_steps: a.max_steps as usize,
+        seed: a.seed,
+        ..DataOptions::default()
+    };
+    let games = opts.games;
+    let samples = tune::generate(&v, &opts, &|k| {
+        if k % 10 == 0 || k == games {
+            eprintln!("tune data: {k}/{games} games");
+        }
+    })
+    .map_err(|e| CommandError::Other(e.to_string()))?;
+    let mut text = format!(
+        "# ndchess tune data --variant {} --games {} --nodes {} --random {} --max-steps {} --seed {}\n",
+        v.spec, a.games, a.nodes, a.random, a.max_steps, a.seed
+    );
+    for s in &samples {
+        text += &tune::format_sample(s.points, &s.pos);
+        text.push('\n');
+    }
+    eprintln!("tune data: {} positions", samples.len());
+    write_out(&a.out, &text)
+}
+
+fn fit(a: &FitArgs) -> Result<(), CommandError> {
+    let (v, _) = a.variant.load()?;
+    let read = |p: &std::path::Path| {
+        std::fs::read_to_string(p).map_err(|e| CommandError::Other(format!("{}: {e}", p.display())))
+    };
+    let samples = tune::parse_samples(&v, &read(&a.data)?)
+        .map_err(|e| CommandError::Other(format!("{}: {e}", a.data.display())))?;
+    let start = match &a.start {
+        Some(p) => EvalWeights::parse(&read(p)?)
+            .map_err(|e| CommandError::Other(format!("{}: {e}", p.display())))?,
+        None => EvalWeights::default(),
+    };
+    eprintln!("tune fit: {} positions of {}", samples.len(), v.spec);
+    let report = tune::tune(&v, &samples, start, a.passes as usize, &mut |p| {
+        eprintln!(
+            "tune fit: pass {} step {:.3} loss {:.6} ({} weights moved)",
+            p.number, p.step, p.loss, p.changed
+        );
+    })
+    .map_err(|e| CommandError::Other(e.to_string()))?;
+    eprintln!(
+        "tune fit: K {:.4}, loss {:.6} -> {:.6} after {} passes ({})",
+        report.scale,
+        report.start_loss,
+        report.end_loss,
+        report.passes,
+        if report.converged {
+            "converged"
+        } else {
+            "pass limit"
+        }
+    );
+    let text = format!(
+        "# ndchess tune fit --variant {} ({} positions): K {:.4}, loss {:.6} -> {:.6}\n{}",
+        v.spec,
+        samples.len(),
+        report.scale,
+        report.start_loss,
+        report.end_loss,
+        report.weights
+    );
+    write_out(&a.out, &text)
+}

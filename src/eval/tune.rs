@@ -1,0 +1,433 @@
+//! Texel-style tuning of the evaluation weights (issue 17).
+//!
+//! The data are positions of self-play games, each labelled with the
+//! points the first seat scored in its game. A logistic curve maps an
+//! evaluation (centipawns, the first seat's view) to expected points,
+//! `1 / (1 + 10^(−K·e/400))`; the loss is the mean squared difference
+//! between those expectations and the points scored (Peter Österlund's
+//! method for Texel). `K` is fitted once with the starting weights (it
+//! fixes the scale, which the weights could otherwise trade against it),
+//! then the weights by coordinate descent: each weight in turn is moved up
+//! and down by its step and kept where the loss falls; a pass without a
+//! gain halves the steps, and the search stops when they fall below a
+//! hundredth of the weights (converged) or after the pass limit.
+//!
+//! Every weight scales a measured quantity ([`super::weights`]), so the
+//! same tuner serves every board: the data decide the weights of the
+//! variant they come from.
+//!
+//! Data file (`ndchess tune data` writes it, `ndchess tune fit` reads it):
+//! one position per line, `<points> <position text>` (points 1, 0.5 or 0
+//! for the first seat), `#` comments and blank lines ignored.
+
+use std::fmt;
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rayon::prelude::*;
+
+use crate::board::piece::EMPTY;
+use crate::board::seating::{BySeat, Seat};
+use crate::board::variant::Variant;
+use crate::game::{DriverOptions, EnginePlayer, Game, Step, run};
+use crate::rules::position::Position;
+use crate::search::{EngineOptions, Limits};
+
+use super::{EvalConfig, EvalScratch, EvalWeights, Evaluator};
+
+/// A labelled position.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// The position.
+    pub pos: Position,
+    /// The points the first seat scored in the game it comes from.
+    pub points: f64,
+}
+
+/// Why tuning data cannot be read or made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TuneError {
+    /// A data line that is not `<points> <position>`.
+    Line { line: usize, message: String },
+    /// No positions to tune on.
+    NoSamples,
+    /// The variant is not one the tuner can label (two seats).
+    Variant(String),
+}
+
+impl fmt::Display for TuneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TuneError::Line { line, message } => write!(f, "data line {line}: {message}"),
+            TuneError::NoSamples => write!(f, "no positions to tune on"),
+            TuneError::Variant(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for TuneError {}
+
+/// Reads a data file of `v`'s positions.
+pub fn parse_samples(v: &Arc<Variant>, text: &str) -> Result<Vec<Sample>, TuneError> {
+    let mut out = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = n + 1;
+        let body = raw.trim();
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        let bad = |message: String| TuneError::Line { line, message };
+        let (points, rest) = body
+            .split_once(char::is_whitespace)
+            .ok_or_else(|| bad("expected '<points> <position>'".into()))?;
+        let points = match points {
+            "1" => 1.0,
+            "0.5" => 0.5,
+            "0" => 0.0,
+            p => return Err(bad(format!("points '{p}' are not 1, 0.5 or 0"))),
+        };
+        let pos = Position::from_text(v, rest.trim()).map_err(|e| bad(e.to_string()))?;
+        out.push(Sample { pos, points });
+    }
+    Ok(out)
+}
+
+/// One data line for `pos` with the first seat's `points`.
+pub fn format_sample(points: f64, pos: &Position) -> String {
+    format!("{points} {}", pos.to_text())
+}
+
+/// How self-play data are made.
+#[derive(Clone, Debug)]
+pub struct DataOptions {
+    /// Games to play.
+    pub games: usize,
+    /// Node budget per decision.
+    pub nodes: u64,
+    /// Random joint decisions from the start before the engines play.
+    pub random_turns: usize,
+    /// Steps after which a game is a draw.
+    pub max_steps: usize,
+    /// Positions before this step of a game are not kept (the openings).
+    pub skip_steps: usize,
+    /// Seed of the openings and the engines.
+    pub seed: u64,
+}
+
+impl Default for DataOptions {
+    fn default() -> Self {
+        DataOptions {
+            games: 100,
+            nodes: 2000,
+            random_turns: 4,
+            max_steps: 300,
+            skip_steps: 8,
+            seed: 1,
+        }
+    }
+}
+
+/// Plays `opts.games` self-play games of `v` (in parallel) and returns
+/// their quiet positions labelled with the first seat's points: positions
+/// after the opening where no seat is in check and the step played next
+/// captured nothing (the static evaluation of a position in the middle of
+/// an exchange says little about its result). `progress` hears of each
+/// finished game.
+pub fn generate(
+    v: &Arc<Variant>,
+    opts: &DataOptions,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<Sample>, TuneError> {
+    if v.seat_count() != 2 {
+        return Err(TuneError::Variant(format!(
+            "{}: the tuner labels positions of two-seat games; this one has {} seats",
+            v.spec,
+            v.seat_count()
+        )));
+    }
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let per_game: Vec<Vec<Sample>> = (0..opts.games)
+        .into_par_iter()
+        .map(|i| {
+            let seed = opts.seed.wrapping_mul(0x9e37_79b9).wrapping_add(i as u64);
+            let samples = self_play_game(v, opts, seed);
+            progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+            samples
+        })
+        .collect();
+    let out: Vec<Sample> = per_game.into_iter().flatten().collect();
+    if out.is_empty() {
+        return Err(TuneError::NoSamples);
+    }
+    Ok(out)
+}
+
+/// One self-play game's quiet positions (see [`generate`]).
+fn self_play_game(v: &Arc<Variant>, opts: &DataOptions, seed: u64) -> Vec<Sample> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let start = random_opening(v, opts.random_turns, &mut rng);
+    let limits = Limits {
+        nodes: Some(opts.nodes),
+        ..Limits::default()
+    };
+    let mut a = EnginePlayer::new("a", EngineOptions::default(), limits.clone()).with_seed(seed);
+    let mut b = EnginePlayer::new("b", EngineOptions::default(), limits).with_seed(seed ^ 1);
+    let mut game = Game::new(start.clone());
+    let seats = BySeat::from_fn(2, |s| s.index());
+    let driver = DriverOptions {
+        max_plies: Some(opts.max_steps),
+        ..DriverOptions::default()
+    };
+    let mut positions = vec![start];
+    let end = run(
+        &mut game,
+        &mut [&mut a, &mut b],
+        &seats,
+        &driver,
+        &mut |g| positions.push(g.position().clone()),
+    );
+    let points = end.outcome().points[Seat::FIRST].value();
+    let mut out = Vec::new();
+    for (k, ply) in game.plies().iter().enumerate() {
+        let Some(pos) = positions.get(k) else {
+            break;
+        };
+        let captured = match &ply.step {
+            Step::Move(m) => pos.piece_at(m.to as usize) != EMPTY,
+            Step::Joint(j) => j.0.iter().any(|(_, d)| {
+                matches!(d, Some(crate::rules::moves::Decision::Move(m))
+                    if pos.piece_at(m.to as usize) != EMPTY)
+            }),
+        };
+        let checked = v.seating.seats().any(|s| pos.seat_in_check(s));
+        if k >= opts.skip_steps && !captured && !checked {
+            out.push(Sample {
+                pos: pos.clone(),
+                points,
+            });
+        }
+    }
+    out
+}
+
+/// The start after `turns` random steps drawn with `rng` (moves of the
+/// seat to move, or joint decisions of a simultaneous turn); a line that
+/// ends the game is drawn again (the start itself after 100 tries).
+fn random_opening(v: &Arc<Variant>, turns: usize, rng: &mut SmallRng) -> Position {
+    use rand::RngExt;
+    for _ in 0..100 {
+        let mut pos = Position::start(v);
+        for _ in 0..turns {
+            if pos.turn().is_simultaneous() {
+                let all = pos.joint_decisions();
+                if all.is_empty() {
+                    break;
+                }
+                pos.make_joint_listed(&all[rng.random_range(0..all.len())]);
+            } else {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        if pos.outcome().is_none() {
+            return pos;
+        }
+    }
+    Position::start(v)
+}
+
+/// Expected points of an evaluation `e` (centipawns) under scale `k`.
+fn expected(e: f64, k: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
+}
+
+/// The mean squared error of `eval` on `samples` under scale `k`.
+pub fn loss(samples: &[Sample], eval: &Evaluator, k: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = samples
+        .par_iter()
+        .map_init(EvalScratch::default, |scratch, s| {
+            let e = eval.evaluate_for(&s.pos, scratch, Seat::FIRST) as f64;
+            let d = s.points - expected(e, k);
+            d * d
+        })
+        .sum();
+    sum / samples.len() as f64
+}
+
+/// The scale `K` that fits `eval` best to `samples` (golden-section search
+/// over 0.05–5; the loss is unimodal in `K`).
+pub fn fit_scale(samples: &[Sample], eval: &Evaluator) -> f64 {
+    let (mut lo, mut hi) = (0.05f64, 5.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let mut a = hi - g * (hi - lo);
+    let mut b = lo + g * (hi - lo);
+    let (mut fa, mut fb) = (loss(samples, eval, a), loss(samples, eval, b));
+    for _ in 0..40 {
+        if fa < fb {
+            hi = b;
+            b = a;
+            fb = fa;
+            a = hi - g * (hi - lo);
+            fa = loss(samples, eval, a);
+        } else {
+            lo = a;
+            a = b;
+            fa = fb;
+            b = lo + g * (hi - lo);
+            fb = loss(samples, eval, b);
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// What one pass of the descent did.
+#[derive(Clone, Debug)]
+pub struct Pass {
+    /// Pass number (from 1).
+    pub number: usize,
+    /// Loss after the pass.
+    pub loss: f64,
+    /// The relative step the pass used.
+    pub step: f64,
+    /// Weights changed in the pass.
+    pub changed: usize,
+}
+
+/// The tuner's result.
+#[derive(Clone, Debug)]
+pub struct TuneReport {
+    /// The fitted scale `K`.
+    pub scale: f64,
+    /// Loss of the starting weights.
+    pub start_loss: f64,
+    /// Loss of the tuned weights.
+    pub end_loss: f64,
+    /// The tuned weights.
+    pub weights: EvalWeights,
+    /// Passes run.
+    pub passes: usize,
+    /// Whether the steps fell below the convergence threshold (else the
+    /// pass limit stopped it).
+    pub converged: bool,
+}
+
+/// The relative step of the first pass.
+const FIRST_STEP: f64 = 0.2;
+/// The descent has converged when the step falls below this.
+const LAST_STEP: f64 = 0.01;
+
+/// Tunes `start` on `samples` of `v` (at most `max_passes` passes);
+/// `on_pass` hears of each pass.
+pub fn tune(
+    v: &Arc<Variant>,
+    samples: &[Sample],
+    start: EvalWeights,
+    max_passes: usize,
+    on_pass: &mut dyn FnMut(&Pass),
+) -> Result<TuneReport, TuneError> {
+    if samples.is_empty() {
+        return Err(TuneError::NoSamples);
+    }
+    let build = |w: &EvalWeights| Evaluator::with_weights(v, EvalConfig::FULL, w);
+    let scale = fit_scale(samples, &build(&start));
+    let start_loss = loss(samples, &build(&start), scale);
+    let mut best = start;
+    let mut best_loss = start_loss;
+    let mut step = FIRST_STEP;
+    let mut passes = 0;
+    // A weight at 0 moves by a share of its default instead of itself.
+    let defaults = EvalWeights::default();
+    while passes < max_passes && step >= LAST_STEP {
+        passes += 1;
+        let mut changed = 0;
+        for i in 0..EvalWeights::COUNT {
+            let base = best.get(i);
+            let delta = step
+                * if base.abs() > 1e-9 {
+                    base
+                } else {
+                    defaults.get(i)
+                };
+            for candidate in [base + delta, base - delta] {
+                let mut w = best;
+                w.set(i, EvalWeights::round(candidate));
+                if w == best {
+                    continue;
+                }
+                let l = loss(samples, &build(&w), scale);
+                if l < best_loss {
+                    best = w;
+                    best_loss = l;
+                    changed += 1;
+                    break;
+                }
+            }
+        }
+        on_pass(&Pass {
+            number: passes,
+            loss: best_loss,
+            step,
+            changed,
+        });
+        if changed == 0 {
+            step /= 2.0;
+        }
+    }
+    Ok(TuneReport {
+        scale,
+        start_loss,
+        end_loss: best_loss,
+        weights: best,
+        passes,
+        converged: step < LAST_STEP,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_lines_read_back_and_bad_lines_are_refused_with_their_number() {
+        let v = Variant::from_spec("chess").unwrap();
+        let start = Position::start(&v);
+        let text = format!(
+            "# comment\n\n{}\n{}\n",
+            format_sample(1.0, &start),
+            format_sample(0.5, &start)
+        );
+        let s = parse_samples(&v, &text).unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!((s[0].points, s[1].points), (1.0, 0.5));
+        assert_eq!(s[0].pos.to_text(), start.to_text());
+        for (bad, line) in [
+            ("0.7 8/8/8/8/8/8/8/8 w - - 0 1", 1),
+            ("1", 1),
+            ("# x\n1 not-a-position", 2),
+        ] {
+            match parse_samples(&v, bad) {
+                Err(TuneError::Line { line: l, .. }) => assert_eq!(l, line, "{bad}"),
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            tune(&v, &[], EvalWeights::default(), 3, &mut |_| {}),
+            Err(TuneError::NoSamples)
+        ));
+    }
+
+    #[test]
+    fn the_expected_points_follow_the_logistic_curve() {
+        // 1 / (1 + 10^(-K e / 400)): even at 0, 10:1 odds at K e = 400.
+        assert!((expected(0.0, 1.0) - 0.5).abs() < 1e-12);
+        assert!((expected(400.0, 1.0) - 10.0 / 11.0).abs() < 1e-12);
+        assert!((expected(-200.0, 2.0) - 1.0 / 11.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,241 @@
+//! The evaluation's weights as a value.
+//!
+//! The evaluation is derived from mobility (seed 001): its few weights
+//! scale measured quantities rather than name per-piece numbers, so one set
+//! of weights serves every board. They are a value, not constants, because
+//! the tuner ([`super::tune`]) fits them to game results and an engine may
+//! load a tuned set (`EvalFile`); the defaults are the hand-set constants of
+//! [`super`].
+
+use std::fmt;
+
+/// The weights of the evaluation (docs/engine.md says what each scales).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EvalWeights {
+    /// Centipawns per expected move of a piece.
+    pub piece_cp_per_move: f64,
+    /// Centipawns per empty-board move of a pawn.
+    pub pawn_cp_per_move: f64,
+    /// Mobility credit per attacked cell above expectation, as a fraction
+    /// of `piece_cp_per_move`.
+    pub mobility_fraction: f64,
+    /// Fraction of the promotion gain a pawn earns next to promotion.
+    pub progress_fraction: f64,
+    /// Centipawns per unit of king danger.
+    pub king_danger_cp: f64,
+    /// Centipawns per free cell around a king in the endgame.
+    pub king_escape_cp: f64,
+    /// Centipawns per step of king distance saved by the side ahead.
+    pub king_proximity_cp: f64,
+    /// Bonus of the side to move.
+    pub tempo_cp: f64,
+}
+
+/// The weights' names, in the order [`EvalWeights::get`] indexes them (the
+/// names of the weights file).
+pub const NAMES: [&str; 8] = [
+    "piece_cp_per_move",
+    "pawn_cp_per_move",
+    "mobility_fraction",
+    "progress_fraction",
+    "king_danger_cp",
+    "king_escape_cp",
+    "king_proximity_cp",
+    "tempo_cp",
+];
+
+impl Default for EvalWeights {
+    fn default() -> Self {
+        EvalWeights {
+            piece_cp_per_move: super::PIECE_CP_PER_MOVE,
+            pawn_cp_per_move: super::PAWN_CP_PER_MOVE,
+            mobility_fraction: super::MOBILITY_FRACTION,
+            progress_fraction: super::PROGRESS_FRACTION,
+            king_danger_cp: super::KING_DANGER_CP as f64,
+            king_escape_cp: super::KING_ESCAPE_CP as f64,
+            king_proximity_cp: super::KING_PROXIMITY_CP as f64,
+            tempo_cp: super::TEMPO_CP as f64,
+        }
+    }
+}
+
+/// A weights file that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsError {
+    /// A line is not `name = value`.
+    Malformed { line: usize, text: String },
+    /// A name that is not a weight.
+    UnknownName { line: usize, name: String },
+    /// A value that is not a finite number in the weight's range.
+    BadValue {
+        line: usize,
+        name: String,
+        value: String,
+    },
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Malformed { line, text } => {
+                write!(f, "line {line}: '{text}' is not 'name = value'")
+            }
+            WeightsError::UnknownName { line, name } => write!(
+                f,
+                "line {line}: unknown weight '{name}' (known: {})",
+                NAMES.join(", ")
+            ),
+            WeightsError::BadValue { line, name, value } => {
+                let max = NAMES.iter().position(|k| k == name).map_or(0.0, |i| MAX[i]);
+                write!(
+                    f,
+                    "line {line}: {name} = '{value}' is not a number between 0 and {max}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// The largest value each weight may take (in the order of [`NAMES`];
+/// every weight is a non-negative scale, and beyond these the evaluation's
+/// integer arithmetic could overflow): ten pawns per move or per unit for
+/// the centipawn weights, ten for the fractions.
+pub const MAX: [f64; NAMES.len()] = [1000.0, 1000.0, 10.0, 10.0, 1000.0, 1000.0, 1000.0, 1000.0];
+
+impl EvalWeights {
+    /// Number of weights.
+    pub const COUNT: usize = NAMES.len();
+
+    /// Weight `i` (in the order of [`NAMES`]).
+    pub fn get(&self, i: usize) -> f64 {
+        match i {
+            0 => self.piece_cp_per_move,
+            1 => self.pawn_cp_per_move,
+            2 => self.mobility_fraction,
+            3 => self.progress_fraction,
+            4 => self.king_danger_cp,
+            5 => self.king_escape_cp,
+            6 => self.king_proximity_cp,
+            _ => self.tempo_cp,
+        }
+    }
+
+    /// Sets weight `i` (in the order of [`NAMES`]), clamped to
+    /// `0..=MAX[i]`.
+    pub fn set(&mut self, i: usize, x: f64) {
+        let x = x.clamp(0.0, MAX[i.min(MAX.len() - 1)]);
+        match i {
+            0 => self.piece_cp_per_move = x,
+            1 => self.pawn_cp_per_move = x,
+            2 => self.mobility_fraction = x,
+            3 => self.progress_fraction = x,
+            4 => self.king_danger_cp = x,
+            5 => self.king_escape_cp = x,
+            6 => self.king_proximity_cp = x,
+            _ => self.tempo_cp = x,
+        }
+    }
+
+    /// `x` rounded to six significant digits (the tuner's steps: a
+    /// weights file then shows what was tuned, not binary noise).
+    pub fn round(x: f64) -> f64 {
+        if x == 0.0 || !x.is_finite() {
+            return x;
+        }
+        let scale = 10f64.powi(5 - x.abs().log10().floor() as i32);
+        (x * scale).round() / scale
+    }
+
+    /// Reads a weights file: `name = value` lines, `#` comments, blank
+    /// lines; weights it does not name keep their defaults.
+    pub fn parse(text: &str) -> Result<EvalWeights, WeightsError> {
+        let mut w = EvalWeights::default();
+        for (n, raw) in text.lines().enumerate() {
+            let line = n + 1;
+            let body = raw.split('#').next().unwrap_or("").trim();
+            if body.is_empty() {
+                continue;
+            }
+            let Some((name, value)) = body.split_once('=') else {
+                return Err(WeightsError::Malformed {
+                    line,
+                    text: body.to_string(),
+                });
+            };
+            let (name, value) = (name.trim(), value.trim());
+            let Some(i) = NAMES.iter().position(|&k| k == name) else {
+                return Err(WeightsError::UnknownName {
+                    line,
+                    name: name.to_string(),
+                });
+            };
+            let x = value
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && (0.0..=MAX[i]).contains(x))
+                .ok_or_else(|| WeightsError::BadValue {
+                    line,
+                    name: name.to_string(),
+                    value: value.to_string(),
+                })?;
+            w.set(i, x);
+        }
+        Ok(w)
+    }
+}
+
+/// The weights file text: one `name = value` line per weight (read back
+/// by [`EvalWeights::parse`] to the same value).
+impl fmt::Display for EvalWeights {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, name) in NAMES.iter().enumerate() {
+            // The shortest text that reads back to the same number (the
+            // tuner rounds its steps to six significant digits, so its
+            // weights print short).
+            writeln!(f, "{name} = {}", self.get(i))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_text_reads_back_to_the_same_weights() {
+        let mut w = EvalWeights::default();
+        w.set(2, 0.123456);
+        w.set(7, 17.0);
+        assert_eq!(EvalWeights::parse(&w.to_string()), Ok(w));
+        // Six significant digits.
+        assert_eq!(EvalWeights::round(86.40000000000002), 86.4);
+        assert_eq!(EvalWeights::round(0.07791234567), 0.0779123);
+        assert_eq!(EvalWeights::round(1234567.0), 1234570.0);
+        assert_eq!(EvalWeights::round(0.0), 0.0);
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_the_line() {
+        let e = EvalWeights::parse("# tuned\ntempo_cp = 12\nmobility = 3\n").unwrap_err();
+        assert!(
+            matches!(e, WeightsError::UnknownName { line: 3, .. }),
+            "{e}"
+        );
+        let e = EvalWeights::parse("tempo_cp 12").unwrap_err();
+        assert!(matches!(e, WeightsError::Malformed { line: 1, .. }), "{e}");
+        for bad in ["-1", "nan", "inf", "1e9", "ten"] {
+            let e = EvalWeights::parse(&format!("tempo_cp = {bad}")).unwrap_err();
+            assert!(
+                matches!(e, WeightsError::BadValue { line: 1, .. }),
+                "{bad}: {e}"
+            );
+        }
+        // Unnamed weights keep their defaults.
+        let w = EvalWeights::parse("tempo_cp = 3 # less\n\n").unwrap();
+        assert_eq!(w.tempo_cp, 3.0);
+        assert_eq!(w.king_danger_cp, EvalWeights::default().king_danger_cp);
+    }
+}

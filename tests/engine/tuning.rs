@@ -1,0 +1,181 @@
+//! The evaluation tuner through its documented commands (docs/engine.md,
+//! "Tuning"; issue 17): `ndchess tune data` plays a few short self-play
+//! games, `ndchess tune fit` fits the weights to them. On a small data set
+//! the fit must converge and end with a lower loss than it started with;
+//! the same seed must give the same data; bad input gets an error.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use ndchess::board::variant::Variant;
+use ndchess::eval::EvalWeights;
+use ndchess::eval::tune::parse_samples;
+
+fn ndchess(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ndchess"))
+        .args(args)
+        .output()
+        .expect("the ndchess binary runs")
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ndchess-tune-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("a scratch directory");
+    d
+}
+
+/// `(start loss, end loss, converged)` from `tune fit`'s summary line
+/// `tune fit: K …, loss A -> B after N passes (converged|pass limit)`.
+fn summary(stderr: &str) -> (f64, f64, bool) {
+    let line = stderr
+        .lines()
+        .rfind(|l| l.starts_with("tune fit: K "))
+        .unwrap_or_else(|| panic!("no summary in {stderr}"));
+    let after = line.split("loss ").nth(1).expect("the losses");
+    let mut words = after.split_whitespace();
+    let start: f64 = words
+        .next()
+        .and_then(|w| w.parse().ok())
+        .expect("start loss");
+    assert_eq!(words.next(), Some("->"), "{line}");
+    let end: f64 = words.next().and_then(|w| w.parse().ok()).expect("end loss");
+    (start, end, line.ends_with("(converged)"))
+}
+
+#[test]
+fn the_tuner_converges_and_lowers_the_loss_on_a_small_data_set() {
+    let dir = scratch_dir("fit");
+    let data = dir.join("data.txt");
+    let data_s = data.to_str().expect("a UTF-8 path");
+    let make = |out: &str| {
+        ndchess(&[
+            "tune",
+            "data",
+            "--variant",
+            "chess",
+            "--games",
+            "12",
+            "--nodes",
+            "400",
+            "--seed",
+            "7",
+            "--out",
+            out,
+        ])
+    };
+    let o = make(data_s);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&data).expect("the data file");
+    let v = Variant::from_spec("chess").expect("chess");
+    let samples = parse_samples(&v, &text).expect("the data file reads back");
+    assert!(samples.len() > 300, "{} positions", samples.len());
+    // Labels are game results, and not all the same.
+    let wins = samples.iter().filter(|s| s.points == 1.0).count();
+    assert!(
+        wins > 0 && wins < samples.len(),
+        "{wins} of {}",
+        samples.len()
+    );
+    // The same seed, the same data.
+    let again = dir.join("again.txt");
+    assert!(make(again.to_str().expect("a UTF-8 path")).status.success());
+    assert_eq!(std::fs::read_to_string(&again).expect("again"), text);
+
+    let weights = dir.join("weights.txt");
+    let o = ndchess(&[
+        "tune",
+        "fit",
+        "--variant",
+        "chess",
+        "--data",
+        data_s,
+        "--passes",
+        "500",
+        "--out",
+        weights.to_str().expect("a UTF-8 path"),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "{stderr}");
+    let (start, end, converged) = summary(&stderr);
+    assert!(converged, "{stderr}");
+    assert!(end < start, "loss {start} -> {end}");
+    // Progress: one line per pass, the loss never rising.
+    let losses: Vec<f64> = stderr
+        .lines()
+        .filter(|l| l.starts_with("tune fit: pass "))
+        .filter_map(|l| {
+            l.split("loss ")
+                .nth(1)?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        })
+        .collect();
+    assert!(!losses.is_empty(), "{stderr}");
+    assert!(losses.windows(2).all(|w| w[1] <= w[0]), "{losses:?}");
+    // The output is a weights file, and not the defaults.
+    let tuned = EvalWeights::parse(&std::fs::read_to_string(&weights).expect("weights"))
+        .expect("the output reads as a weights file");
+    assert_ne!(tuned, EvalWeights::default());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_tuner_input_gets_an_error() {
+    let dir = scratch_dir("bad");
+    let bad = dir.join("bad.txt");
+    std::fs::write(
+        &bad,
+        "# data\n1 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n2 x\n",
+    )
+    .expect("write");
+    let good = dir.join("good.txt");
+    std::fs::write(
+        &good,
+        "1 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+    )
+    .expect("write");
+    let missing = dir.join("missing.txt");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["tune", "fit", "--data", bad.to_str().expect("path")],
+            "data line 3",
+        ),
+        (
+            vec!["tune", "fit", "--data", missing.to_str().expect("path")],
+            "missing.txt",
+        ),
+        (
+            vec![
+                "tune",
+                "fit",
+                "--data",
+                good.to_str().expect("path"),
+                "--start",
+                good.to_str().expect("path"),
+            ],
+            "name = value",
+        ),
+        (
+            vec![
+                "tune",
+                "data",
+                "--variant",
+                "diamond:n=3,l=10,players=6",
+                "--games",
+                "1",
+            ],
+            "two-seat",
+        ),
+        (vec!["tune", "data", "--games", "0"], "games"),
+    ];
+    for (args, needle) in cases {
+        let o = ndchess(&args);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
