@@ -136,7 +136,7 @@ pub fn perft_command(args: &PerftArgs) -> Result<(), CommandError> {
 
 /// Writes `text` to `path` through a temporary file renamed at the end (so
 /// a killed job leaves no half file), or to stdout.
-fn write_out(path: Option<&std::path::Path>, text: &str) -> Result<(), CommandError> {
+pub(crate) fn write_out(path: Option<&std::path::Path>, text: &str) -> Result<(), CommandError> {
     match path {
         None => std::io::stdout()
             .lock()

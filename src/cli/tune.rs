@@ -1,12 +1,11 @@
 //! `ndchess tune`: self-play data for the evaluation tuner and the tuner
 //! itself (src/eval/tune.rs; docs/engine.md, "Tuning").
 
-use std::io::Write;
-
 use clap::{Args, Subcommand};
 use ndchess::eval::EvalWeights;
 use ndchess::eval::tune::{self, DataOptions};
 
+use super::inspect::write_out;
 use super::{CommandError, VariantArgs};
 
 /// The tuner's subcommands.
@@ -72,16 +71,6 @@ pub fn run(command: &TuneCommand) -> Result<(), CommandError> {
     }
 }
 
-fn write_out(path: &Option<std::path::PathBuf>, text: &str) -> Result<(), CommandError> {
-    match path {
-        Some(p) => std::fs::write(p, text)
-            .map_err(|e| CommandError::Other(format!("{}: {e}", p.display()))),
-        None => std::io::stdout()
-            .write_all(text.as_bytes())
-            .map_err(|e| CommandError::Other(e.to_string())),
-    }
-}
-
 fn data(a: &DataArgs) -> Result<(), CommandError> {
     let (v, _) = a.variant.load()?;
     let opts = DataOptions {
@@ -108,7 +97,7 @@ fn data(a: &DataArgs) -> Result<(), CommandError> {
         text.push('\n');
     }
     eprintln!("tune data: {} positions", samples.len());
-    write_out(&a.out, &text)
+    write_out(a.out.as_deref(), &text)
 }
 
 fn fit(a: &FitArgs) -> Result<(), CommandError> {
@@ -152,5 +141,5 @@ fn fit(a: &FitArgs) -> Result<(), CommandError> {
         report.end_loss,
         report.weights
     );
-    write_out(&a.out, &text)
+    write_out(a.out.as_deref(), &text)
 }

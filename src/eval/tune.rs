@@ -336,8 +336,9 @@ pub fn tune(
         return Err(TuneError::NoSamples);
     }
     let build = |w: &EvalWeights| Evaluator::with_weights(v, EvalConfig::FULL, w);
-    let scale = fit_scale(samples, &build(&start));
-    let start_loss = loss(samples, &build(&start), scale);
+    let start_eval = build(&start);
+    let scale = fit_scale(samples, &start_eval);
+    let start_loss = loss(samples, &start_eval, scale);
     let mut best = start;
     let mut best_loss = start_loss;
     let mut step = FIRST_STEP;

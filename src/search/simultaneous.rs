@@ -674,7 +674,9 @@ impl SimSearcher {
             // to grow the total by the factor the last one did (at least
             // 3 in time, 4 in nodes; those alone after the first).
             let growth = |now: f64, before: Option<f64>, least: f64| {
-                before.map_or(least, |b| (now / b.max(1.0)).max(least))
+                before
+                    .filter(|&b| b > 0.0)
+                    .map_or(least, |b| (now / b).max(least))
             };
             if let Some(t) = limits.time {
                 let now = start.elapsed().as_secs_f64();
