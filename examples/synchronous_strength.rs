@@ -9,11 +9,18 @@
 //! ```text
 //! cargo run --release --example synchronous_strength -- \
 //!     [--games 200] [--nodes 3000] [--opening 2] [--max-turns 200] [--seed 1] \
-//!     [--variant synchronous] [--only first|second] [--depth D]
+//!     [--variant synchronous] [--only first|second] [--depth D] \
+//!     [--resign CP] [--draw CP]
 //! ```
 //!
 //! `--depth D` gives both sides the same depth (turns) instead of the same
 //! nodes (`--nodes 0` lifts the node budget).
+//!
+//! Adjudication as tournament managers do it (off by default): `--resign
+//! CP` ends a game when a side's own score was at or below −CP for 4
+//! decisions in a row (cutechess-cli's `-resign movecount=4 score=CP`),
+//! `--draw CP` when both sides' scores stayed within CP of zero for 10
+//! decisions each from move 40 on (`-draw movenumber=40 movecount=10`).
 //!
 //! Games run in parallel on every core (rayon); progress goes to stderr.
 
@@ -22,6 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use ndchess::arbiter::stats::Wdl;
 use ndchess::board::seating::{BySeat, Seat};
 use ndchess::board::variant::Variant;
+use ndchess::game::adjudication::{DrawRule, ResignRule};
 use ndchess::game::{DriverOptions, EnginePlayer, Game, run};
 use ndchess::rules::position::Position;
 use ndchess::search::simultaneous::Strategy;
@@ -41,6 +49,10 @@ struct Args {
     variant: String,
     /// Only this baseline (`first` or `second`); both when empty.
     only: String,
+    /// Resignation threshold in centipawns (0: no resignation).
+    resign: u64,
+    /// Draw adjudication margin in centipawns (0: none).
+    draw: u64,
 }
 
 fn args() -> Result<Args, String> {
@@ -53,6 +65,8 @@ fn args() -> Result<Args, String> {
         seed: 1,
         variant: "synchronous".into(),
         only: String::new(),
+        resign: 0,
+        draw: 0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
@@ -67,6 +81,8 @@ fn args() -> Result<Args, String> {
             "--seed" => a.seed = num(&v)?,
             "--variant" => a.variant = v,
             "--only" => a.only = v,
+            "--resign" => a.resign = num(&v)?,
+            "--draw" => a.draw = num(&v)?,
             _ => return Err(format!("unknown argument {k}")),
         }
     }
@@ -88,7 +104,7 @@ fn game(
     baseline: Strategy,
     sim_seat: Seat,
     seed: u64,
-) -> f64 {
+) -> (f64, usize) {
     let limits = Limits {
         nodes: (a.nodes > 0).then_some(a.nodes),
         depth: (a.depth > 0).then_some(a.depth),
@@ -106,6 +122,15 @@ fn game(
     let seats = BySeat::from_fn(v.seat_count(), |s| usize::from(s != sim_seat));
     let opts = DriverOptions {
         max_plies: Some(a.max_turns),
+        resign_rule: (a.resign > 0).then(|| ResignRule {
+            movecount: 4,
+            score: i32::try_from(a.resign).unwrap_or(i32::MAX),
+        }),
+        draw_rule: (a.draw > 0).then(|| DrawRule {
+            movenumber: 40,
+            movecount: 10,
+            score: i32::try_from(a.draw).unwrap_or(i32::MAX),
+        }),
         ..DriverOptions::default()
     };
     let end = run(
@@ -115,7 +140,7 @@ fn game(
         &opts,
         &mut |_| {},
     );
-    end.outcome().points[sim_seat].value()
+    (end.outcome().points[sim_seat].value(), g.plies().len())
 }
 
 fn main() {
@@ -140,21 +165,25 @@ fn main() {
         let done = AtomicUsize::new(0);
         // Points so far, in half points (for the progress line).
         let half_points = AtomicUsize::new(0);
+        // Steps played so far (the progress line's mean game length).
+        let steps = AtomicUsize::new(0);
         let points: Vec<f64> = (0..a.games)
             .into_par_iter()
             .map(|i| {
                 let pair = (i / 2) as u64;
                 let start = opening(&v, a.opening, a.seed.wrapping_mul(1_000_003) + pair);
                 let sim_seat = Seat::new(i % 2);
-                let p = game(&a, &v, &start, baseline, sim_seat, a.seed ^ (i as u64) << 8);
+                let (p, n) = game(&a, &v, &start, baseline, sim_seat, a.seed ^ (i as u64) << 8);
+                let all_steps = steps.fetch_add(n, Ordering::Relaxed) + n;
                 let k = done.fetch_add(1, Ordering::Relaxed) + 1;
                 let half = half_points.fetch_add((2.0 * p).round() as usize, Ordering::Relaxed)
                     + (2.0 * p).round() as usize;
                 if k.is_multiple_of(20) || k == a.games {
                     eprintln!(
-                        "{name}: {k}/{} games, score {:.3}",
+                        "{name}: {k}/{} games, score {:.3}, {:.0} steps per game",
                         a.games,
-                        half as f64 / (2.0 * k as f64)
+                        half as f64 / (2.0 * k as f64),
+                        all_steps as f64 / k as f64
                     );
                 }
                 p

@@ -108,8 +108,7 @@ fn fit(a: &FitArgs) -> Result<(), CommandError> {
     let samples = tune::parse_samples(&v, &read(&a.data)?)
         .map_err(|e| CommandError::Other(format!("{}: {e}", a.data.display())))?;
     let start = match &a.start {
-        Some(p) => EvalWeights::parse(&read(p)?)
-            .map_err(|e| CommandError::Other(format!("{}: {e}", p.display())))?,
+        Some(p) => EvalWeights::load(p).map_err(|e| CommandError::Other(e.to_string()))?,
         None => EvalWeights::default(),
     };
     eprintln!("tune fit: {} positions of {}", samples.len(), v.spec);

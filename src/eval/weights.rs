@@ -72,7 +72,15 @@ pub enum WeightsError {
         name: String,
         value: String,
     },
+    /// The file cannot be read (missing, a directory, not UTF-8, larger
+    /// than [`MAX_FILE_BYTES`]).
+    Unreadable { path: String, message: String },
 }
+
+/// The largest weights file read: a full set is a few hundred bytes, so
+/// anything much larger is not one (and reading it whole, or a device
+/// that never ends, must not stall a protocol session).
+pub const MAX_FILE_BYTES: u64 = 64 * 1024;
 
 impl fmt::Display for WeightsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -92,6 +100,7 @@ impl fmt::Display for WeightsError {
                     "line {line}: {name} = '{value}' is not a number between 0 and {max}"
                 )
             }
+            WeightsError::Unreadable { path, message } => write!(f, "{path}: {message}"),
         }
     }
 }
@@ -146,6 +155,34 @@ impl EvalWeights {
         }
         let scale = 10f64.powi(5 - x.abs().log10().floor() as i32);
         (x * scale).round() / scale
+    }
+
+    /// Reads the weights file at `path` (at most [`MAX_FILE_BYTES`]);
+    /// a parse error names the file and the line.
+    pub fn load(path: &std::path::Path) -> Result<EvalWeights, WeightsError> {
+        use std::io::Read;
+        let shown = path.display().to_string();
+        let unreadable = |message: String| WeightsError::Unreadable {
+            path: shown.clone(),
+            message,
+        };
+        let file =
+            std::fs::File::open(path).map_err(|e| unreadable(format!("cannot read: {e}")))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| unreadable(format!("cannot read: {e}")))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(unreadable(format!(
+                "larger than {MAX_FILE_BYTES} bytes: not a weights file"
+            )));
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|_| unreadable("not UTF-8 text: not a weights file".into()))?;
+        EvalWeights::parse(&text).map_err(|e| match e {
+            e @ WeightsError::Unreadable { .. } => e,
+            e => unreadable(e.to_string()),
+        })
     }
 
     /// Reads a weights file: `name = value` lines, `#` comments, blank

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use crate::board::registry::{self, Param, ParamDefault, ParamKind};
 use crate::board::variant::{Variant, VariantError};
+use crate::eval::weights::{EvalWeights, WeightsError};
 use crate::rules::moves::Move;
 use crate::rules::notation::MoveError;
 use crate::rules::notation::joint;
@@ -47,6 +48,9 @@ pub mod names {
     pub const UCI_VARIANT: &str = "UCI_Variant";
     /// Directory of endgame tables (docs/tablebases.md).
     pub const TABLEBASE_PATH: &str = "TablebasePath";
+    /// A file of evaluation weights (docs/engine.md, "Weights and
+    /// tuning"); empty: the built-in defaults.
+    pub const EVAL_FILE: &str = "EvalFile";
     /// A variants file to load (docs/variants-file.md).
     pub const VARIANT_PATH: &str = "VariantPath";
     /// The seat the engine decides for in simultaneous turns.
@@ -92,6 +96,8 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     /// `TablebasePath` (empty: none).
     pub tablebase_path: String,
+    /// `EvalFile` (empty: the default weights).
+    pub eval_file: String,
     /// `UCI_Chess960`.
     pub chess960: bool,
     /// `UCI_ShowWDL`.
@@ -233,6 +239,12 @@ pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
             },
         },
         OptionSpec {
+            name: EVAL_FILE,
+            kind: OptionKind::Text {
+                default: String::new(),
+            },
+        },
+        OptionSpec {
             name: VARIANT_PATH,
             kind: OptionKind::Text {
                 default: String::new(),
@@ -300,6 +312,8 @@ pub enum SessionError {
     Position(PositionError),
     /// A variants file that cannot be loaded.
     VariantFile(FileError),
+    /// An evaluation weights file that cannot be loaded.
+    EvalFile(WeightsError),
     /// Move `index` (0-based) of a move list is unreadable or illegal.
     Move {
         /// Index in the list.
@@ -330,6 +344,7 @@ impl fmt::Display for SessionError {
             SessionError::Variant(e) => write!(f, "variant: {e}"),
             SessionError::Position(e) => write!(f, "position: {e}"),
             SessionError::VariantFile(e) => write!(f, "variants file {e}"),
+            SessionError::EvalFile(e) => write!(f, "weights file {e}"),
             SessionError::Move { index, error } => {
                 write!(f, "move {} of the list: {error}", index + 1)
             }
@@ -438,6 +453,7 @@ impl Session {
             ponder: false,
             move_overhead_ms: int(names::MOVE_OVERHEAD) as u64,
             tablebase_path: String::new(),
+            eval_file: String::new(),
             chess960: false,
             show_wdl: false,
             variant: DEFAULT_FAMILY.into(),
@@ -554,6 +570,22 @@ impl Session {
                 self.settings.tablebase_path = dir.clone();
                 let dir = (!dir.is_empty()).then(|| std::path::PathBuf::from(dir));
                 self.host.configure(move |e| e.set_tablebase_path(dir));
+                return Ok(OptionEffect::Other);
+            }
+            EVAL_FILE => {
+                let path = match &v {
+                    OptionValue::Text(t) => t.clone(),
+                    _ => unreachable!("invariant: text options parse to text"),
+                };
+                // A file that cannot be loaded changes nothing.
+                let weights = if path.is_empty() {
+                    EvalWeights::default()
+                } else {
+                    EvalWeights::load(std::path::Path::new(&path))
+                        .map_err(SessionError::EvalFile)?
+                };
+                self.settings.eval_file = path;
+                self.host.configure(move |e| e.set_eval_weights(weights));
                 return Ok(OptionEffect::Other);
             }
             VARIANT_PATH => {

@@ -388,6 +388,9 @@ fn option_feature(name: &str, o: &OptionSpec) -> String {
             format!("-combo {}", items.join(" /// "))
         }
         OptionKind::Button => "-button".into(),
+        // XBoard offers a file chooser for `-file`, a folder chooser for
+        // `-path`: the engine's text options name one or the other.
+        OptionKind::Text { default } if name.ends_with("File") => format!("-file {default}"),
         OptionKind::Text { default } => format!("-path {default}"),
     };
     format!("feature option=\"{name} {body}\"")
@@ -406,6 +409,7 @@ fn session_options() -> Vec<(String, &'static str)> {
         names::MOVE_OVERHEAD,
         names::CLEAR_HASH,
         names::TABLEBASE_PATH,
+        names::EVAL_FILE,
     ]
     .iter()
     .map(|n| (n.replace(' ', ""), *n))

@@ -300,19 +300,27 @@ impl Engine {
         self.tt = TranspositionTable::new(mb);
     }
 
-    /// Chooses the evaluation terms.
+    /// Chooses the evaluation terms. The table's scores were computed by
+    /// the old evaluation, so a change forgets them (as a new game does).
     pub fn set_eval_config(&mut self, eval: EvalConfig) {
         if eval != self.options.eval {
             self.options.eval = eval;
             self.evaluators.clear();
+            self.new_game();
+            // The simultaneous searcher holds the old evaluator.
+            self.sim = None;
         }
     }
 
-    /// Chooses the evaluation weights.
+    /// Chooses the evaluation weights; a change forgets the table's
+    /// scores, as [`Engine::set_eval_config`] does.
     pub fn set_eval_weights(&mut self, weights: EvalWeights) {
         if weights != self.options.weights {
             self.options.weights = weights;
             self.evaluators.clear();
+            self.new_game();
+            // The simultaneous searcher holds the old evaluator.
+            self.sim = None;
         }
     }
 

@@ -719,3 +719,100 @@ fn variants_file_through_uci_and_the_command_line() {
     }
     assert!(e.quit().success());
 }
+
+/// The last `score` of a `go depth 3` from a fixed middlegame position.
+fn depth3_score(e: &mut EngineProcess) -> String {
+    e.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+    e.send("go depth 3");
+    let lines = e.read_until("bestmove", |l| l.starts_with("bestmove"));
+    lines
+        .iter()
+        .rev()
+        .find_map(|(_, l)| {
+            l.split_once(" score ")
+                .map(|(_, s)| s.split(" nodes").next().unwrap_or(s).to_string())
+        })
+        .unwrap_or_else(|| panic!("no score in {lines:?}"))
+}
+
+#[test]
+fn eval_file_loads_weights_and_refuses_bad_files() {
+    let dir = std::env::temp_dir().join(format!("ndchess-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    // A set far from the defaults (every piece worth three times as much
+    // per move, no tempo), and three bad files.
+    let tuned = dir.join("tuned.txt");
+    std::fs::write(
+        &tuned,
+        "# far from the defaults\npiece_cp_per_move = 60\ntempo_cp = 0\n",
+    )
+    .expect("write");
+    let bad_line = dir.join("bad_line.txt");
+    std::fs::write(&bad_line, "tempo_cp = 10\nthis is not a weight\n").expect("write");
+    let unknown = dir.join("unknown.txt");
+    std::fs::write(&unknown, "queen_bonus = 5\n").expect("write");
+    let out_of_range = dir.join("range.txt");
+    std::fs::write(&out_of_range, "mobility_fraction = -1\n").expect("write");
+
+    let mut e = EngineProcess::start(&["uci"]);
+    let lines = handshake(&mut e);
+    assert!(
+        lines.contains(&"option name EvalFile type string default <empty>".to_string()),
+        "{lines:?}"
+    );
+    let defaults = depth3_score(&mut e);
+    // Bad files: one error line each naming the file and what is wrong;
+    // the weights stay the defaults.
+    let huge = if std::path::Path::new("/dev/zero").exists() {
+        Some(std::path::PathBuf::from("/dev/zero"))
+    } else {
+        None
+    };
+    let mut bad: Vec<(std::path::PathBuf, &str)> = vec![
+        (dir.join("missing.txt"), "cannot read"),
+        (bad_line.clone(), "line 2"),
+        (unknown.clone(), "unknown weight 'queen_bonus'"),
+        (out_of_range.clone(), "mobility_fraction"),
+        (dir.clone(), "cannot read"),
+    ];
+    if let Some(h) = huge {
+        bad.push((h, "larger than"));
+    }
+    for (path, what) in &bad {
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let out = e.sync();
+        assert_eq!(out.len(), 1, "{path:?}: {out:?}");
+        assert!(
+            out[0].starts_with("info string error: weights file ")
+                && out[0].contains(&path.display().to_string())
+                && out[0].contains(what),
+            "{path:?}: {out:?}"
+        );
+        assert_eq!(
+            depth3_score(&mut e),
+            defaults,
+            "{path:?} changed the weights"
+        );
+    }
+    // A good file changes the evaluation; an empty value restores the
+    // defaults.
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        tuned.display()
+    ));
+    assert!(e.sync().is_empty());
+    let loaded = depth3_score(&mut e);
+    assert_ne!(loaded, defaults, "the weights file changed nothing");
+    // A bad file after a good one keeps the good one.
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        bad_line.display()
+    ));
+    assert_eq!(e.sync().len(), 1);
+    assert_eq!(depth3_score(&mut e), loaded);
+    e.send("setoption name EvalFile value ");
+    assert!(e.sync().is_empty());
+    assert_eq!(depth3_score(&mut e), defaults);
+    assert!(e.quit().success());
+    std::fs::remove_dir_all(&dir).ok();
+}
