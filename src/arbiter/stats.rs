@@ -256,9 +256,32 @@ const REGULARISE: f64 = 1e-3;
 /// The GSPRT log-likelihood ratio for `counts[i]` outcomes of score
 /// `scores[i]` (per game or per pair, 0 to 1):
 /// `N (s1 − s0)(2μ − s0 − s1) / (2σ²)`.
+///
+/// A sample of one kind of outcome only (the first game lost, five pairs
+/// won) has no variance of its own, and the regularised one is tiny: one
+/// lost game gave an LLR of −5.9 and decided a whole test. Such a sample
+/// keeps its mean but takes the variance it would have with one more
+/// result at the far end of the scale (one win added to losses): the
+/// least spread a sample of its size can show. One game then weighs
+/// little, while a long run of one result (twenty straight losses against
+/// a 10-Elo test, four won pairs against a 300-Elo one) still decides.
 fn gsprt_llr(test: &Sprt, counts: &[u64], scores: &[f64]) -> f64 {
-    if counts.iter().sum::<u64>() == 0 {
+    let n_raw: u64 = counts.iter().sum();
+    if n_raw == 0 {
         return 0.0;
+    }
+    let s0 = elo_to_score(test.elo0);
+    let s1 = elo_to_score(test.elo1);
+    if counts.iter().filter(|&&x| x > 0).count() == 1 {
+        let n = n_raw as f64;
+        let mu = counts
+            .iter()
+            .zip(scores)
+            .find(|(k, _)| **k > 0)
+            .map_or(0.5, |(_, s)| *s);
+        let far = scores.iter().map(|s| (s - mu).abs()).fold(0.0, f64::max);
+        let var = n * far * far / ((n + 1.0) * (n + 1.0));
+        return n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var);
     }
     let c: Vec<f64> = counts.iter().map(|&x| (x as f64).max(REGULARISE)).collect();
     let n: f64 = c.iter().sum();
@@ -272,8 +295,6 @@ fn gsprt_llr(test: &Sprt, counts: &[u64], scores: &[f64]) -> f64 {
     if var <= 0.0 {
         return 0.0;
     }
-    let s0 = elo_to_score(test.elo0);
-    let s1 = elo_to_score(test.elo1);
     n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
 }
 

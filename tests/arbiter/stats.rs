@@ -91,6 +91,48 @@ fn degenerate_samples_give_no_figure() {
 }
 
 #[test]
+fn a_young_sample_of_one_kind_of_result_weighs_little() {
+    // Found in a real run: the first game of a match lost, and the
+    // regularised variance of that one result made the LLR -5.9, so the
+    // test accepted H0 after one game. Now one result is weak evidence and
+    // a long run of one result is strong evidence.
+    let strict = Sprt {
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    let losses = |n| Wdl {
+        wins: 0,
+        draws: 0,
+        losses: n,
+    };
+    close(SPRT.llr_trinomial(&losses(1)), -0.01449, 1e-5);
+    close(SPRT.llr_trinomial(&losses(20)), -1.59793, 1e-5);
+    assert_eq!(
+        strict.status(strict.llr_trinomial(&losses(1))),
+        SprtStatus::Continue
+    );
+    close(
+        SPRT.llr_pentanomial(&Penta::from_counts([0, 0, 0, 0, 4])),
+        0.08929,
+        1e-5,
+    );
+    close(
+        SPRT.llr_pentanomial(&Penta::from_counts([0, 0, 3, 0, 0])),
+        -0.00166,
+        1e-5,
+    );
+    // With a second kind of result the regularised formula as before.
+    let two = Wdl {
+        wins: 0,
+        draws: 1,
+        losses: 5,
+    };
+    close(SPRT.llr_trinomial(&two), -0.52040, 1e-5);
+}
+
+#[test]
 fn erf_matches_the_reference() {
     close(erf(0.5), 0.520499877813047, 1e-14);
     close(erf(3.5), 0.999999256901628, 1e-14);
@@ -114,6 +156,11 @@ fn the_reference_script_prints_the_figures_typed_here() {
         "wdl 5/90/5: elo -0.0000 error 21.5615 los 0.500000 draws 0.900000 llr(0,5) -0.10354",
         "penta (10, 40, 100, 35, 15): elo 4.3432 error 22.5478 llr(0,5) 0.06985",
         "penta (3, 20, 50, 22, 5): elo 10.4262 error 29.3138 llr(0,5) 0.17825",
+        "young wdl 0/0/1: llr(0,5) -0.01449",
+        "young wdl 0/0/20: llr(0,5) -1.59793",
+        "young wdl 0/1/5: llr(0,5) -0.52040",
+        "young penta (0, 0, 0, 0, 4): llr(0,5) 0.08929",
+        "young penta (0, 0, 3, 0, 0): llr(0,5) -0.00166",
         "bounds -2.944439 2.944439",
         "erf(0.5) 0.520499877813047 erf(3.5) 0.999999256901628",
     ] {

@@ -12,11 +12,15 @@ Sources of the formulas:
 - SPRT: the GSPRT log-likelihood ratio of M. Van den Bergh ("A practical
   introduction to the GSPRT", as in fishtest's stat_util.LLR_logistic),
   N (s1 - s0)(2 mu - s0 - s1) / (2 var) with zero counts regularised to
-  1e-3, and Wald's bounds ln(beta/(1-alpha)), ln((1-beta)/alpha).
+  1e-3, and Wald's bounds ln(beta/(1-alpha)), ln((1-beta)/alpha). A
+  sample of one kind of outcome, whose variance is zero, takes the
+  variance of the same sample with one result at the far end of the scale
+  added (the project's decision, docs/arbiter.md).
 
 Prints the figures that tests/arbiter/stats.rs asserts.
 """
 import math
+import statistics
 from statistics import NormalDist
 
 
@@ -38,6 +42,16 @@ def interval(outcomes, counts):
 
 
 def llr(outcomes, counts, elo0, elo1):
+    s0, s1 = score_of(elo0), score_of(elo1)
+    seen = [o for o, c in zip(outcomes, counts) if c > 0]
+    if len(seen) == 1:
+        # One kind of outcome: its mean, and the variance of the same
+        # sample with one result at the far end of the scale added.
+        n, mu = sum(counts), seen[0]
+        far = max(outcomes, key=lambda o: abs(o - mu))
+        extended = [mu] * n + [far]
+        var = statistics.pvariance(extended)
+        return n * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var)
     counts = [max(c, 1e-3) for c in counts]
     n = sum(counts)
     mu = sum(o * c for o, c in zip(outcomes, counts)) / n
@@ -56,6 +70,13 @@ for penta in [(10, 40, 100, 35, 15), (3, 20, 50, 22, 5)]:
     e, err = interval([0, 0.25, 0.5, 0.75, 1.0], penta)
     print(f"penta {penta}: elo {e:.4f} error {err:.4f} "
           f"llr(0,5) {llr([0, 0.25, 0.5, 0.75, 1.0], penta, 0, 5):.5f}")
+
+# Young samples: one kind of outcome only, then a second kind.
+for w, d, l in [(0, 0, 1), (0, 0, 20), (0, 1, 5)]:
+    print(f"young wdl {w}/{d}/{l}: llr(0,5) {llr([1, 0.5, 0], [w, d, l], 0, 5):.5f}")
+for penta in [(0, 0, 0, 0, 4), (0, 0, 3, 0, 0)]:
+    print(f"young penta {penta}: llr(0,5) "
+          f"{llr([0, 0.25, 0.5, 0.75, 1.0], penta, 0, 5):.5f}")
 
 a, b = 0.05, 0.05
 print(f"bounds {math.log(b / (1 - a)):.6f} {math.log((1 - b) / a):.6f}")
