@@ -75,6 +75,11 @@ pub enum WeightsError {
     /// The file cannot be read (missing, a directory, not UTF-8, larger
     /// than [`MAX_FILE_BYTES`]).
     Unreadable { path: String, message: String },
+    /// A file whose text fails [`EvalWeights::parse`] with `error`.
+    InFile {
+        path: String,
+        error: Box<WeightsError>,
+    },
 }
 
 /// The largest weights file read: a full set is a few hundred bytes, so
@@ -101,6 +106,7 @@ impl fmt::Display for WeightsError {
                 )
             }
             WeightsError::Unreadable { path, message } => write!(f, "{path}: {message}"),
+            WeightsError::InFile { path, error } => write!(f, "{path}: {error}"),
         }
     }
 }
@@ -179,9 +185,9 @@ impl EvalWeights {
         }
         let text = String::from_utf8(bytes)
             .map_err(|_| unreadable("not UTF-8 text: not a weights file".into()))?;
-        EvalWeights::parse(&text).map_err(|e| match e {
-            e @ WeightsError::Unreadable { .. } => e,
-            e => unreadable(e.to_string()),
+        EvalWeights::parse(&text).map_err(|e| WeightsError::InFile {
+            path: shown.clone(),
+            error: Box::new(e),
         })
     }
 

@@ -305,10 +305,7 @@ impl Engine {
     pub fn set_eval_config(&mut self, eval: EvalConfig) {
         if eval != self.options.eval {
             self.options.eval = eval;
-            self.evaluators.clear();
-            self.new_game();
-            // The simultaneous searcher holds the old evaluator.
-            self.sim = None;
+            self.evaluation_changed();
         }
     }
 
@@ -317,11 +314,17 @@ impl Engine {
     pub fn set_eval_weights(&mut self, weights: EvalWeights) {
         if weights != self.options.weights {
             self.options.weights = weights;
-            self.evaluators.clear();
-            self.new_game();
-            // The simultaneous searcher holds the old evaluator.
-            self.sim = None;
+            self.evaluation_changed();
         }
+    }
+
+    /// Drops what the old evaluation built or scored: its evaluators, the
+    /// table and history (as a new game does) and the simultaneous
+    /// searcher, which holds an evaluator of its own.
+    fn evaluation_changed(&mut self) {
+        self.evaluators.clear();
+        self.new_game();
+        self.sim = None;
     }
 
     /// Forgets everything learnt (table, history): a new game.

@@ -174,13 +174,21 @@ pub fn load_file(path: &Path) -> Result<Vec<String>, FileError> {
             message: format!("larger than {MAX_FILE_BYTES} bytes"),
         }));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        with_path(FileError {
-            path: None,
-            line: None,
-            message: format!("cannot read: {e}"),
+    // At most one byte past the limit is read: a device such as /dev/zero
+    // reports length 0 above and never ends (parse refuses the excess).
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            use std::io::Read;
+            f.take(MAX_FILE_BYTES as u64 + 1).read_to_string(&mut text)
         })
-    })?;
+        .map_err(|e| {
+            with_path(FileError {
+                path: None,
+                line: None,
+                message: format!("cannot read: {e}"),
+            })
+        })?;
     let variants = parse(&text).map_err(with_path)?;
     Ok(install(variants))
 }
