@@ -607,6 +607,12 @@ impl Variant {
         }
     }
 
+    /// Whether the variant has castling at all.
+    #[inline]
+    pub fn has_castling(&self) -> bool {
+        !self.castling_table.is_empty()
+    }
+
     /// The castlings of the rook on `rook` with the king on `king`.
     #[inline]
     pub fn castlings(&self, king: Cell, rook: Cell) -> &[Castling] {

@@ -596,11 +596,13 @@ impl Position {
         let mut i = 0;
         while i < self.castling.len() {
             let c = self.castling[i] as usize;
-            let occupant = self.board[c];
             let lost = c == from
                 || c == to
-                || (royal_moved && occupant != EMPTY && piece_seat(occupant) == mover)
-                || castled_rook == Some(c as u16);
+                || castled_rook == Some(c as u16)
+                || (royal_moved && {
+                    let occupant = self.board[c];
+                    occupant != EMPTY && piece_seat(occupant) == mover
+                });
             if lost {
                 self.hash ^= self.variant.zobrist.castle[c];
                 self.castling.remove(i);
@@ -849,10 +851,10 @@ impl Position {
             if !v.seating.may_capture(q, mover) {
                 continue;
             }
-            for k in 0..v.kinds.len() {
-                if !v.is_pawn(k) {
-                    continue;
-                }
+            let mut pawn_kinds = v.pawn_kinds;
+            while pawn_kinds != 0 {
+                let k = pawn_kinds.trailing_zeros() as usize;
+                pawn_kinds &= pawn_kinds - 1;
                 let p = piece(q, k);
                 if v.pawn_tables[q][k]
                     .attackers

@@ -5,11 +5,13 @@
 //! up the whole list.
 
 use ndchess::board::variant::Variant;
-use ndchess::rules::movegen::{GenType, MoveGen};
+use ndchess::rules::movegen::{self, GenType, MoveGen};
 use ndchess::rules::moves::Move;
+use ndchess::rules::notation::variant_file;
 use ndchess::rules::position::Position;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
+use std::sync::Arc;
 
 fn sorted(mut v: Vec<Move>) -> Vec<Move> {
     v.sort();
@@ -41,13 +43,25 @@ fn split(g: &mut MoveGen, pos: &Position) -> Vec<Move> {
 /// split generation) at every ply.
 fn compare_playouts(spec: &str, games: usize, plies: usize, seed: u64) -> usize {
     let v = Variant::from_spec(spec).unwrap();
-    let mut g = MoveGen::new(&v);
+    let g = MoveGen::new(&v);
     assert!(g.uses_fast_path(), "{spec} should use the fast path");
+    compare_variant_playouts(&v, spec, games, plies, seed)
+}
+
+/// [`compare_playouts`] for a variant value (`spec` names it in messages).
+fn compare_variant_playouts(
+    v: &Arc<Variant>,
+    spec: &str,
+    games: usize,
+    plies: usize,
+    seed: u64,
+) -> usize {
+    let mut g = MoveGen::new(v);
     let mut rng = SmallRng::seed_from_u64(seed);
     let (mut fast, mut scratch) = (Vec::new(), Vec::new());
     let mut compared = 0;
     for _ in 0..games {
-        let mut pos = Position::start(&v);
+        let mut pos = Position::start(v);
         for _ in 0..plies {
             g.generate(&pos, &mut fast);
             assert_eq!(
@@ -142,4 +156,162 @@ fn captures_and_quiet_moves_make_up_the_list_on_every_board() {
             }
         }
     }
+}
+
+/// A variant from the text of a variants file (docs/variants-file.md).
+fn from_file(text: &str) -> Arc<Variant> {
+    let def = variant_file::parse(text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .remove(0)
+        .def;
+    Variant::new(def).expect("a loaded definition builds")
+}
+
+/// A 3-D board of 64 cells whose third axis (two cells) wraps: 26 king
+/// directions, two of which can lead to the same cells (a step up and a
+/// step down the third axis meet), so the backend finds pins ray by ray
+/// (no line tables) and a piece can be pinned along two lines at once.
+const WRAP_8X4X2: &str = r#"
+[[variant]]
+name = "wrap-8x4x2"
+board = { lens = [8, 4, 2], wrap = [false, false, true] }
+start = "rnbq/pppp/4/4/4/4/PPPP/RNBQ|kbnr/pppp/4/4/4/4/PPPP/KBNR w - - 0 1"
+[[variant.piece]]
+name = "pawn"
+letter = "P"
+pawn = { pushes = [[1, 0, 0]], captures = [[1, 1, 0], [1, -1, 0], [1, 0, 1], [1, 0, -1]] }
+[[variant.piece]]
+name = "knight"
+letter = "N"
+leaps = [[2, 1]]
+[[variant.piece]]
+name = "rook"
+letter = "R"
+slides = [1]
+[[variant.piece]]
+name = "bishop"
+letter = "B"
+slides = [2, 3]
+[[variant.piece]]
+name = "queen"
+letter = "Q"
+slides = [0]
+[[variant.piece]]
+name = "king"
+letter = "K"
+leaps = [[1], [1, 1], [1, 1, 1]]
+royal = true
+"#;
+
+#[test]
+fn wrapping_3d_fast_path_agrees_with_generic() {
+    let v = from_file(WRAP_8X4X2);
+    assert!(MoveGen::new(&v).uses_fast_path());
+    assert!(compare_variant_playouts(&v, "wrap-8x4x2", 100, 120, 21) > 2_000);
+}
+
+#[test]
+fn file_variants_of_at_most_64_cells_fast_path_agrees_with_generic() {
+    let shipped = variant_file::parse(include_str!("../../engines/variants.toml"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for name in ["cylinder6", "holes"] {
+        let fv = shipped.iter().find(|f| f.name == name).expect(name);
+        let v = Variant::new(fv.def.clone()).expect("a loaded definition builds");
+        assert!(MoveGen::new(&v).uses_fast_path(), "{name}");
+        compare_variant_playouts(&v, name, 100, 150, 5);
+    }
+}
+
+/// Nine leapers of different leaps and a king (ten leap tables): more than
+/// the bitboard backend keeps per generation, so the generic backend
+/// serves the board (this panicked in the bitboard backend before).
+#[test]
+fn a_board_of_many_leapers_takes_the_generic_backend() {
+    let v = from_file(
+        r#"
+[[variant]]
+name = "leapers"
+board = { lens = [8, 8] }
+start = "abcdkefg/hipppppp/8/8/8/8/HIPPPPPP/ABCDKEFG w - - 0 1"
+[[variant.piece]]
+name = "pawn"
+letter = "P"
+pawn = { pushes = [[1, 0]], captures = [[1, 1], [1, -1]] }
+[[variant.piece]]
+name = "wazir"
+letter = "A"
+leaps = [[1]]
+[[variant.piece]]
+name = "ferz"
+letter = "B"
+leaps = [[1, 1]]
+[[variant.piece]]
+name = "dabbaba"
+letter = "C"
+leaps = [[2]]
+[[variant.piece]]
+name = "knight"
+letter = "D"
+leaps = [[2, 1]]
+[[variant.piece]]
+name = "alfil"
+letter = "E"
+leaps = [[2, 2]]
+[[variant.piece]]
+name = "threeleaper"
+letter = "F"
+leaps = [[3]]
+[[variant.piece]]
+name = "camel"
+letter = "G"
+leaps = [[3, 1]]
+[[variant.piece]]
+name = "zebra"
+letter = "H"
+leaps = [[3, 2]]
+[[variant.piece]]
+name = "tripper"
+letter = "I"
+leaps = [[3, 3]]
+[[variant.piece]]
+name = "king"
+letter = "K"
+leaps = [[1], [1, 1]]
+royal = true
+"#,
+    );
+    let mut g = MoveGen::new(&v);
+    assert!(!g.uses_fast_path());
+    let mut rng = SmallRng::seed_from_u64(3);
+    let (mut all, mut scratch) = (Vec::new(), Vec::new());
+    let mut compared = 0;
+    for _ in 0..20 {
+        let mut pos = Position::start(&v);
+        for _ in 0..100 {
+            g.generate(&pos, &mut all);
+            compared += 1;
+            assert_eq!(sorted(split(&mut g, &pos)), sorted(all.clone()));
+            assert_eq!(g.count(&pos, &mut scratch), all.len());
+            if all.is_empty() {
+                break;
+            }
+            pos.make(all[rng.random_range(0..all.len())]);
+        }
+    }
+    assert!(compared > 500, "{compared} positions compared");
+}
+
+/// Slides along many wrapping directions of a small board would need
+/// magic tables of billions of entries (their search never ended): such a
+/// board takes the generic backend, and its moves come at once.
+#[test]
+fn a_board_too_wrapped_for_magic_tables_takes_the_generic_backend() {
+    let v = from_file(&WRAP_8X4X2.replace("[false, false, true]", "[false, true, true]"));
+    let mut g = MoveGen::new(&v);
+    assert!(!g.uses_fast_path());
+    let mut pos = Position::start(&v);
+    let mut all = Vec::new();
+    g.generate(&pos, &mut all);
+    assert_eq!(sorted(split(&mut g, &pos)), sorted(all.clone()));
+    assert!(movegen::perft(&mut pos, 2) > all.len() as u64);
 }

@@ -9,20 +9,32 @@
 //! bit. The rules — checking lines, pins, pawn pushes, en passant,
 //! castling — come from [`super::legal`]; this backend only answers them
 //! with bit operations, and moves unpinned pawns set-wise where every pawn
-//! step is a constant index shift. Its agreement with the ray-walking
-//! backend is tested in `tests/rules/fast_path.rs` and by perft.
+//! step is a constant index shift. Its own driver ([`generate`]) keeps the
+//! generic driver's order of moves in lists and takes the pieces kind by
+//! kind when it only counts; on boards where two
+//! cells share at most one ray (no wrap) it finds checks and pins from
+//! the enemy sliders that see the king on the empty board and line tables
+//! between cells, instead of walking the king's rays; castling is tested
+//! with cell sets. Its agreement with the ray-walking backend is tested in
+//! `tests/rules/fast_path.rs` and by perft.
+//!
+//! Variants whose tables would not fit — more than eight leap tables or
+//! ray groups, or a magic table of more than 2^16 entries per cell (many
+//! wrapping directions on a small board) — take the ray-walking backend.
 
 use std::collections::HashMap;
+
+use arrayvec::ArrayVec;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::board::geometry::Cell;
-use crate::board::piece::NO_CELL;
+use crate::board::piece::{NO_CELL, piece_kind};
 use crate::board::seating::Seat;
 use crate::board::variant::Variant;
-use crate::rules::moves::Move;
+use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
 
-use super::legal::{Backend, push_en_passant, push_pawn_move};
+use super::legal::{self, Backend, push_en_passant, push_pawn_move};
 use super::{GenType, MoveSink};
 
 /// A piece of a ray along which cell indices are monotonic.
@@ -68,6 +80,182 @@ pub(crate) struct Tables {
     /// without wrap); `None` where the per-pawn path is used.
     pawn_lanes: Vec<Option<PawnLanes>>,
     promotion_zone: Vec<u64>,
+    /// Lines between cells, where two cells share at most one line.
+    lines: Option<Lines>,
+    /// Per kind: what the generator does with its pieces.
+    roles: Vec<Role>,
+    /// The pawn kinds.
+    pawn_kinds: Vec<usize>,
+    /// Per seat `us`: (the seats whose pieces `us` may capture, the seats
+    /// whose attacks on `us`'s king are check), one bit per seat index.
+    seat_relations: Vec<(u64, u64)>,
+    /// Per (king cell, rook cell) (`king * 64 + rook`): the castlings of
+    /// that rook with that king (empty without castling).
+    castlings: Vec<Vec<CastlingMasks>>,
+}
+
+/// One castling of the variant as cell sets.
+#[derive(Clone, Copy, Debug)]
+struct CastlingMasks {
+    /// Cells that must be empty (the king and the castling rook excepted).
+    empty: u64,
+    /// Cells the king crosses, which must not be attacked.
+    crossed: u64,
+    king_to: u16,
+    rook_to: u16,
+}
+
+/// How the generator moves the pieces of a kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// A royal piece: each target tested for attacks.
+    Royal,
+    /// A pawn: pushes, double steps, captures, en passant, promotion.
+    Pawn,
+    /// Any other piece: leaps and slides, restricted by checks and pins.
+    Piece,
+}
+
+/// Generates the legal moves of `us` in `pos` of kinds `which` with the
+/// bitboard backend `b`: the rules of [`super::legal::generate`] (the
+/// king's scan, set-wise pawns and the rest from [`super::legal`]) and
+/// its order of moves where the order matters ([`MoveSink::ORDERED`]),
+/// kind by kind from the kinds' bitboards where it does not (counting),
+/// and castling tested with cell sets.
+#[inline(always)]
+pub(crate) fn generate<S: MoveSink>(
+    pos: &Position,
+    us: Seat,
+    b: &mut Bits<'_>,
+    which: GenType,
+    out: &mut S,
+) {
+    let t = b.t;
+    let king = pos.royal_cell(us);
+    if let Some(k) = king {
+        legal::scan_king(pos, us, b, k);
+    }
+    let checks = b.checks;
+    let only_king = checks > 0 && b.check_mask == 0;
+    let handled = if only_king {
+        0
+    } else {
+        b.setwise_pawns(which, out)
+    };
+    let allowed = b.gen_mask(which);
+    if S::ORDERED {
+        // Cell by cell, as the generic driver: the order of the moves is
+        // the same on both backends (the search's tie-breaks depend on it).
+        let mut pieces = b.ours;
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let kind = piece_kind(pos.piece_at(from));
+            b.piece(
+                pos,
+                t.roles[kind],
+                from,
+                kind,
+                only_king,
+                handled,
+                allowed,
+                which,
+                out,
+            );
+        }
+    } else {
+        // Kind by kind from the kinds' bitboards: no look-up per piece,
+        // whole kinds skipped (all but the king's in a check only it can
+        // answer; pawns moved set-wise when there is no en passant).
+        for (kind, &role) in t.roles.iter().enumerate() {
+            let mut pieces = b.ours & b.kinds[kind];
+            if only_king && role != Role::Royal {
+                continue;
+            }
+            if role == Role::Pawn && pos.en_passant().is_none() {
+                pieces &= !handled;
+            }
+            while pieces != 0 {
+                let from = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                b.piece(pos, role, from, kind, false, handled, allowed, which, out);
+            }
+        }
+    }
+    if checks == 0
+        && which.quiets()
+        && let Some(k) = king
+        && !pos.castling().is_empty()
+    {
+        b.castlings(k, out);
+    }
+    if b.v.kings_leave_with_army && which.captures() {
+        legal::king_captures(pos, us, out);
+    }
+}
+
+/// Line tables of a board on which two cells lie on at most one common
+/// ray (boards without wrap): a slider's check or pin is then found from
+/// the slider and the king alone, without walking the king's rays.
+#[derive(Debug)]
+struct Lines {
+    /// Per (cell, cell) (`a * 64 + b`): the cells strictly between `a` and
+    /// `b` on their common ray, with `b` added (empty if there is none).
+    between: Vec<u64>,
+    /// Same index: the whole ray from `a` through `b` to the board's edge.
+    through: Vec<u64>,
+    /// Per ray group and cell (`group * 64 + cell`): the cells on the
+    /// rays of the group's directions from the cell, on the empty board.
+    group_rays: Vec<u64>,
+}
+
+impl Lines {
+    /// The tables, or `None` if some two cells share more than one ray
+    /// (or a ray meets itself).
+    fn new(g: &crate::board::geometry::Geometry, groups: &[(u16, Vec<usize>)]) -> Option<Lines> {
+        let cells = g.cell_count();
+        let nd = g.directions().len();
+        let mut between = vec![0u64; 64 * 64];
+        let mut through = vec![0u64; 64 * 64];
+        for a in 0..cells {
+            for d in 0..nd {
+                let ray = g.ray(a, d);
+                let full = ray.iter().fold(0u64, |m, &c| m | 1 << c);
+                if full.count_ones() as usize != ray.len() || full >> a & 1 != 0 {
+                    return None;
+                }
+                let mut upto = 0u64;
+                for &b in ray {
+                    let b = b as usize;
+                    upto |= 1 << b;
+                    if through[a * 64 + b] != 0 {
+                        return None;
+                    }
+                    between[a * 64 + b] = upto;
+                    through[a * 64 + b] = full;
+                }
+            }
+        }
+        let group_rays = groups
+            .iter()
+            .flat_map(|(_, dirs)| {
+                (0..64).map(move |c| {
+                    if c < cells {
+                        dirs.iter()
+                            .flat_map(|&d| g.ray(c, d))
+                            .fold(0u64, |m, &x| m | 1 << x)
+                    } else {
+                        0
+                    }
+                })
+            })
+            .collect();
+        Some(Lines {
+            between,
+            through,
+            group_rays,
+        })
+    }
 }
 
 /// A pawn kind's steps as index shifts, for moving all pawns at once.
@@ -82,6 +270,26 @@ struct PawnLanes {
 #[inline(always)]
 fn shift(x: u64, delta: i32) -> u64 {
     if delta >= 0 { x << delta } else { x >> -delta }
+}
+
+/// The most relevant cells a magic table indexes for one cell: 2^16
+/// entries, so a table stays under 32 MB (64 cells). Chess needs 12 bits,
+/// the cube 9; slides along many wrapping directions of a small board can
+/// need 30 and more (a billion entries, never finished): such variants
+/// take the ray-walking backend.
+const MAX_MAGIC_BITS: u32 = 16;
+
+/// The cells whose occupancy decides the slides from `cell` along `dirs`:
+/// every ray's cells but its last (whose occupancy cannot change the
+/// attacks along that ray).
+fn relevant_cells(g: &crate::board::geometry::Geometry, cell: Cell, dirs: &[usize]) -> u64 {
+    let mut mask = 0u64;
+    for &d in dirs {
+        if let Some((_, rest)) = g.ray(cell, d).split_last() {
+            mask |= rest.iter().fold(0u64, |m, &c| m | 1u64 << c);
+        }
+    }
+    mask
 }
 
 /// Magic-multiplication lookup of the attacks of one set of slide
@@ -130,16 +338,7 @@ impl MagicTable {
         let mut used: Vec<u32> = Vec::new();
         let mut epoch = 0u32;
         for cell in 0..cells {
-            // Relevant cells: every ray's cells but its last (whose
-            // occupancy cannot change the attacks along that ray).
-            let mut mask = 0u64;
-            for &d in dirs {
-                let ray = g.ray(cell, d);
-                if let Some((&last, rest)) = ray.split_last() {
-                    mask |= rest.iter().fold(0u64, |m, &c| m | 1u64 << c);
-                    let _ = last;
-                }
-            }
+            let mask = relevant_cells(g, cell, dirs);
             let bits = mask.count_ones();
             let mut occs = Vec::with_capacity(1 << bits);
             let mut sub = 0u64;
@@ -288,6 +487,11 @@ impl Tables {
                 None => ray_groups.push((mask, vec![d])),
             }
         }
+        // The backend keeps per-generation arrays of eight leap tables and
+        // eight ray groups; variants with more take the generic backend.
+        if ray_groups.len() > 8 || v.leaps.len() > 8 {
+            return None;
+        }
         let promotion_zone = v
             .promotion_zone
             .values()
@@ -347,7 +551,73 @@ impl Tables {
                 dir_group[d] = gi as u8;
             }
         }
+        let lines = if wraps {
+            None
+        } else {
+            Lines::new(g, &ray_groups)
+        };
+        let roles = v
+            .kinds
+            .iter()
+            .map(|k| {
+                if k.royal {
+                    Role::Royal
+                } else if k.pawn.is_some() {
+                    Role::Pawn
+                } else {
+                    Role::Piece
+                }
+            })
+            .collect();
+        let mut castlings = Vec::new();
+        if v.has_castling() {
+            let to_mask = |cs: &[u16]| cs.iter().fold(0u64, |m, &c| m | 1u64 << c);
+            castlings = (0..64 * 64)
+                .map(|i| {
+                    let (king, rook) = (i / 64, i % 64);
+                    if king >= cells || rook >= cells {
+                        return Vec::new();
+                    }
+                    v.castlings(king, rook)
+                        .iter()
+                        .map(|c| CastlingMasks {
+                            empty: to_mask(&c.must_be_empty) & !(1 << king | 1 << rook),
+                            crossed: to_mask(&c.crossed),
+                            king_to: c.king_to,
+                            rook_to: c.rook_to,
+                        })
+                        .collect()
+                })
+                .collect();
+        }
+        let pawn_kinds = (0..v.kinds.len()).filter(|&k| v.is_pawn(k)).collect();
+        let seat_relations = v
+            .seating
+            .seats()
+            .map(|us| {
+                v.seating.seats().fold((0, 0), |(cap, chk), q| {
+                    let bit = 1u64 << q.index();
+                    (
+                        if v.seating.may_capture(us, q) {
+                            cap | bit
+                        } else {
+                            cap
+                        },
+                        if v.seating.gives_check(q, us) {
+                            chk | bit
+                        } else {
+                            chk
+                        },
+                    )
+                })
+            })
+            .collect();
         let mut t = Tables {
+            pawn_kinds,
+            seat_relations,
+            castlings,
+            roles,
+            lines,
             dir_group,
             leap_sources,
             pawn_lanes,
@@ -365,19 +635,22 @@ impl Tables {
             promotion_zone,
         };
         let key = format!("{:x}", g.fingerprint());
-        let table_for = |dirs: &[usize]| -> Arc<MagicTable> {
+        let table_for = |dirs: &[usize]| -> Option<Arc<MagicTable>> {
             let mut sorted = dirs.to_vec();
             sorted.sort_unstable();
             let k = format!("{key}{sorted:?}");
             let cache = magic_cache();
             if let Some(m) = cache.lock().ok().and_then(|c| c.get(&k).cloned()) {
-                return m;
+                return Some(m);
+            }
+            if (0..cells).any(|c| relevant_cells(g, c, &sorted).count_ones() > MAX_MAGIC_BITS) {
+                return None;
             }
             let m = Arc::new(MagicTable::build(&t, g, &sorted));
             if let Ok(mut c) = cache.lock() {
                 c.insert(k, m.clone());
             }
-            m
+            Some(m)
         };
         // Kinds slide along unions of "direction classes" (directions that
         // change the same number of coordinates): one table per class.
@@ -385,7 +658,7 @@ impl Tables {
             .ray_groups
             .iter()
             .map(|(_, dirs)| table_for(dirs))
-            .collect();
+            .collect::<Option<_>>()?;
         let kind_magics = v
             .kinds
             .iter()
@@ -400,7 +673,7 @@ impl Tables {
                 }
                 classes.iter().map(|c| table_for(c)).collect()
             })
-            .collect();
+            .collect::<Option<_>>()?;
         t.ray_group_magics = ray_group_magics;
         t.kind_magics = kind_magics;
         Some(t)
@@ -456,10 +729,14 @@ pub(crate) struct Bits<'a> {
     check_mask: u64,
     checks: u32,
     pinned: u64,
-    pins: [(u8, u64); 16],
-    pin_count: usize,
+    /// Per pinned piece (cell, the cells its pins leave it): one entry
+    /// per piece, the lines of a piece pinned twice (possible where rays
+    /// wrap) intersected, so at most one entry per cell of the board.
+    pins: ArrayVec<(u8, u64), 64>,
     /// The last ray scanned from the king: (direction, attacks).
     last_ray: (usize, u64),
+    /// Our king's cell, once [`Backend::slider_lines`] has scanned it.
+    king: Cell,
 }
 
 impl<'a> Bits<'a> {
@@ -471,12 +748,13 @@ impl<'a> Bits<'a> {
         let occ = pos.set_word(seats + t.kinds);
         let mut capturable = 0;
         let mut checking = 0;
-        for q in v.seating.seats() {
-            let w = pos.set_word(q.index());
-            if v.seating.may_capture(us, q) {
+        let (captured_seats, checking_seats) = t.seat_relations[us.index()];
+        for q in 0..seats {
+            let w = pos.set_word(q);
+            if captured_seats >> q & 1 != 0 {
                 capturable |= w;
             }
-            if v.seating.gives_check(q, us) {
+            if checking_seats >> q & 1 != 0 {
                 checking |= w;
             }
         }
@@ -519,9 +797,9 @@ impl<'a> Bits<'a> {
             check_mask: !0,
             checks: 0,
             pinned: 0,
-            pins: [(0, 0); 16],
-            pin_count: 0,
+            pins: ArrayVec::new(),
             last_ray: (usize::MAX, 0),
+            king: 0,
         }
     }
 
@@ -531,6 +809,97 @@ impl<'a> Bits<'a> {
     fn gen_mask(&self, which: GenType) -> u64 {
         (if which.quiets() { !self.occ } else { 0 })
             | (if which.captures() { self.capturable } else { 0 })
+    }
+
+    /// Emits the moves of the piece of `kind` and `role` on `from`: only a
+    /// king's when `only_king` (a check no other piece can answer); a pawn
+    /// moved set-wise (in `handled`) only its en-passant capture; other
+    /// pieces onto cells of `allowed` their checks and pins leave them.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn piece(
+        &mut self,
+        pos: &Position,
+        role: Role,
+        from: Cell,
+        kind: usize,
+        only_king: bool,
+        handled: u64,
+        allowed: u64,
+        which: GenType,
+        out: &mut impl MoveSink,
+    ) {
+        match role {
+            Role::Royal => self.king_moves(from, kind, which, out),
+            _ if only_king => {}
+            Role::Pawn => {
+                let setwise = handled >> from & 1 != 0;
+                if !setwise || pos.en_passant().is_some() {
+                    let mask = self.mask_for(from);
+                    legal::pawn_moves(pos, self.us, self, from, kind, mask, setwise, which, out);
+                }
+            }
+            Role::Piece => {
+                let mask = if self.pinned >> from & 1 != 0 {
+                    self.mask_for(from)
+                } else {
+                    self.check_mask
+                };
+                out.push_targets(from, self.targets(from, kind) & allowed & mask);
+            }
+        }
+    }
+
+    /// The cells the (non-royal, non-pawn) piece of `kind` on `from`
+    /// leaps or slides to (up to and including the first occupied cell).
+    #[inline(always)]
+    fn targets(&self, from: Cell, kind: usize) -> u64 {
+        let t = self.t;
+        let mut targets = 0u64;
+        if let Some(li) = self.v.kind_leap[kind] {
+            targets |= t.leaps[li * 64 + from];
+        }
+        for m in &t.kind_magics[kind] {
+            targets |= m.attacks(from, self.occ);
+        }
+        targets
+    }
+
+    /// Pushes the legal castlings of our king on `king` (not in check) —
+    /// the rules of [`legal::generate_castling`] with cell sets: our rook
+    /// on a cell with a right, the cells between empty, the cells the king
+    /// crosses unattacked, and the king safe on the board after the move.
+    #[inline(always)]
+    fn castlings(&self, king: Cell, out: &mut impl MoveSink) {
+        for &r in self.pos.castling() {
+            let rook = r as usize;
+            if self.ours >> rook & 1 == 0 {
+                continue;
+            }
+            for c in &self.t.castlings[king * 64 + rook] {
+                if c.empty & self.occ != 0 {
+                    continue;
+                }
+                let mut crossed = c.crossed;
+                let mut safe = true;
+                while crossed != 0 && safe {
+                    safe = !self.attacked(crossed.trailing_zeros() as usize, self.occ);
+                    crossed &= crossed - 1;
+                }
+                let (king_to, rook_to) = (c.king_to as usize, c.rook_to as usize);
+                let after = self.occ & !(1 << king | 1 << rook) | 1 << king_to | 1 << rook_to;
+                if safe && !self.attacked(king_to, after) {
+                    out.push(Move {
+                        from: king as u16,
+                        to: c.king_to,
+                        aux: r,
+                        aux2: c.rook_to,
+                        kind: MoveKind::Castle,
+                        promotion: 0,
+                    });
+                }
+            }
+        }
     }
 
     /// Attacks from `king` along `d` given the occupancy (remembered for
@@ -612,6 +981,30 @@ impl Backend for Bits<'_> {
     }
 
     #[inline(always)]
+    fn slider_lines(&mut self, king: Cell) -> bool {
+        let Some(lines) = &self.t.lines else {
+            return false;
+        };
+        self.king = king;
+        for gi in 0..self.t.ray_groups.len().min(8) {
+            let mut snipers = lines.group_rays[gi * 64 + king] & self.ray_checkers[gi];
+            while snipers != 0 {
+                let s = snipers.trailing_zeros() as usize;
+                snipers &= snipers - 1;
+                let line = lines.between[king * 64 + s];
+                let blockers = line & self.occ & !(1 << s);
+                if blockers == 0 {
+                    self.check_mask &= line;
+                    self.checks += 1;
+                } else if blockers & (blockers - 1) == 0 && blockers & self.ours != 0 {
+                    self.pinned |= blockers;
+                }
+            }
+        }
+        true
+    }
+
+    #[inline(always)]
     fn ray_blockers(&mut self, king: Cell, d: usize) -> Option<Cell> {
         let blocker = self.ray(king, d) & self.occ;
         (blocker != 0).then(|| blocker.trailing_zeros() as usize)
@@ -642,11 +1035,17 @@ impl Backend for Bits<'_> {
     fn add_pin(&mut self, pinned: Cell, king: Cell, d: usize, _pinner: Cell) {
         // `ray_next_blocker` left the line through the pinned piece.
         let line = self.ray(king, d);
-        self.pinned |= 1 << pinned;
-        if self.pin_count < self.pins.len() {
-            self.pins[self.pin_count] = (pinned as u8, line);
-            self.pin_count += 1;
+        if self.pinned >> pinned & 1 != 0 {
+            for pin in &mut self.pins {
+                if pin.0 as usize == pinned {
+                    pin.1 &= line;
+                }
+            }
+        } else {
+            // At most one entry per cell of a board of at most 64 cells.
+            self.pins.push((pinned as u8, line));
         }
+        self.pinned |= 1 << pinned;
     }
 
     #[inline(always)]
@@ -687,7 +1086,11 @@ impl Backend for Bits<'_> {
     fn mask_for(&self, from: Cell) -> u64 {
         let mut allowed = self.check_mask;
         if self.pinned >> from & 1 != 0 {
-            for pin in &self.pins[..self.pin_count] {
+            if let Some(lines) = &self.t.lines {
+                // A pinned piece stays on the king's line through it.
+                return allowed & lines.through[self.king * 64 + from];
+            }
+            for pin in &self.pins {
                 if pin.0 as usize == from {
                     allowed &= pin.1;
                 }
@@ -700,7 +1103,7 @@ impl Backend for Bits<'_> {
     fn setwise_pawns(&mut self, which: GenType, out: &mut impl MoveSink) -> u64 {
         let (t, v, us) = (self.t, self.v, self.us);
         let mut handled = 0u64;
-        for kind in 0..t.kinds {
+        for &kind in &t.pawn_kinds {
             let Some(lanes) = &t.pawn_lanes[us.index() * t.kinds + kind] else {
                 continue;
             };
@@ -827,14 +1230,6 @@ impl Backend for Bits<'_> {
         which: GenType,
         out: &mut impl MoveSink,
     ) {
-        let t = self.t;
-        let mut targets = 0u64;
-        if let Some(li) = self.v.kind_leap[kind] {
-            targets |= t.leaps[li * 64 + from];
-        }
-        for m in &t.kind_magics[kind] {
-            targets |= m.attacks(from, self.occ);
-        }
-        out.push_targets(from, targets & self.gen_mask(which) & mask);
+        out.push_targets(from, self.targets(from, kind) & self.gen_mask(which) & mask);
     }
 }

@@ -47,6 +47,12 @@ pub(crate) trait Backend {
     fn ray_may_check(&self, _king: Cell, _d: usize) -> bool {
         true
     }
+    /// Finds the checking lines and pins of sliders on the king on `king`
+    /// all at once where the backend can (boards on which two cells share
+    /// at most one line); `false` leaves it to the ray-by-ray scan.
+    fn slider_lines(&mut self, _king: Cell) -> bool {
+        false
+    }
     /// The first occupied cell of the ray from `king` along `d`.
     fn ray_blockers(&mut self, king: Cell, d: usize) -> Option<Cell>;
     /// The occupied cell after `first` on the ray from `king` along `d`.
@@ -178,6 +184,21 @@ pub(crate) fn generate<B: Backend>(
         }
         b.piece_moves(from, kind, mask, which, out);
     }
+    special_moves(pos, us, king, checks, which, out);
+}
+
+/// The moves generated after the pieces' own: castling (not out of
+/// check) and, where a captured king's army leaves with it, the captures
+/// of kings.
+#[inline(always)]
+pub(crate) fn special_moves(
+    pos: &Position,
+    us: Seat,
+    king: Option<Cell>,
+    checks: u32,
+    which: GenType,
+    out: &mut impl MoveSink,
+) {
     if checks == 0
         && which.quiets()
         && let Some(k) = king
@@ -185,7 +206,7 @@ pub(crate) fn generate<B: Backend>(
     {
         generate_castling(pos, us, k, out);
     }
-    if v.kings_leave_with_army && which.captures() {
+    if pos.variant().kings_leave_with_army && which.captures() {
         king_captures(pos, us, out);
     }
 }
@@ -197,7 +218,7 @@ pub(crate) fn generate<B: Backend>(
 /// `us`'s king is safe once the armies have left, which the pin and
 /// check lines cannot tell, so each is played on a copy and tested.
 #[cold]
-fn king_captures(pos: &Position, us: Seat, out: &mut impl MoveSink) {
+pub(crate) fn king_captures(pos: &Position, us: Seat, out: &mut impl MoveSink) {
     let v = &**pos.variant();
     let board = pos.board();
     for q in v.seating.capturable_by(us).iter() {
@@ -227,12 +248,16 @@ fn king_captures(pos: &Position, us: Seat, out: &mut impl MoveSink) {
 
 /// Scans the king's lines for checks and pins, then its contact checks.
 #[inline(always)]
-fn scan_king<B: Backend>(pos: &Position, us: Seat, b: &mut B, king: Cell) {
+pub(crate) fn scan_king<B: Backend>(pos: &Position, us: Seat, b: &mut B, king: Cell) {
     let v = &**pos.variant();
     let g = &v.geometry;
     let checker = |p, d: usize| {
         v.checks(us, p) && v.sliders_by_direction[g.opposite(d)] >> piece_kind(p) & 1 != 0
     };
+    if b.slider_lines(king) {
+        b.contact_checks(pos, us, king);
+        return;
+    }
     for &d in &v.slider_directions {
         if !b.ray_may_check(king, d) {
             continue;
@@ -258,7 +283,7 @@ fn scan_king<B: Backend>(pos: &Position, us: Seat, b: &mut B, king: Cell) {
 /// the backend moved `setwise`).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn pawn_moves<B: Backend>(
+pub(crate) fn pawn_moves<B: Backend>(
     pos: &Position,
     us: Seat,
     b: &mut B,

@@ -57,6 +57,10 @@ impl GenType {
 /// Where generated moves go: a list, or just a count (perft's bulk
 /// counting at the last ply needs no list).
 pub trait MoveSink {
+    /// Whether the order of the moves matters: a list's order is the
+    /// search's tie-break, a count has none (so the generator may take
+    /// the pieces in whatever order is fastest).
+    const ORDERED: bool = true;
     /// Adds one move.
     fn push(&mut self, m: Move);
     /// Adds the plain moves `from → t` for every cell `t` of `targets`.
@@ -102,6 +106,8 @@ impl MoveSink for Vec<Move> {
 pub struct MoveCounter(pub usize);
 
 impl MoveSink for MoveCounter {
+    const ORDERED: bool = false;
+
     #[inline(always)]
     fn push(&mut self, _: Move) {
         self.0 += 1;
@@ -161,7 +167,7 @@ impl MoveGen {
     ) {
         debug_assert!(self.fits(pos.variant()), "a generator of another variant");
         match &self.fast {
-            Some(t) => legal::generate(pos, us, &mut fast64::Bits::new(t, pos, us), which, out),
+            Some(t) => fast64::generate(pos, us, &mut fast64::Bits::new(t, pos, us), which, out),
             None => self.generate_generic_for(pos, us, which, out),
         }
     }
