@@ -182,16 +182,7 @@ pub(crate) fn generate<S: MoveSink>(
             }
         }
     }
-    if checks == 0
-        && which.quiets()
-        && let Some(k) = king
-        && !pos.castling().is_empty()
-    {
-        b.castlings(k, out);
-    }
-    if b.v.kings_leave_with_army && which.captures() {
-        legal::king_captures(pos, us, out);
-    }
+    legal::special_moves(pos, us, b, king, checks, which, out);
 }
 
 /// Line tables of a board on which two cells lie on at most one common
@@ -865,43 +856,6 @@ impl<'a> Bits<'a> {
         targets
     }
 
-    /// Pushes the legal castlings of our king on `king` (not in check) —
-    /// the rules of [`legal::generate_castling`] with cell sets: our rook
-    /// on a cell with a right, the cells between empty, the cells the king
-    /// crosses unattacked, and the king safe on the board after the move.
-    #[inline(always)]
-    fn castlings(&self, king: Cell, out: &mut impl MoveSink) {
-        for &r in self.pos.castling() {
-            let rook = r as usize;
-            if self.ours >> rook & 1 == 0 {
-                continue;
-            }
-            for c in &self.t.castlings[king * 64 + rook] {
-                if c.empty & self.occ != 0 {
-                    continue;
-                }
-                let mut crossed = c.crossed;
-                let mut safe = true;
-                while crossed != 0 && safe {
-                    safe = !self.attacked(crossed.trailing_zeros() as usize, self.occ);
-                    crossed &= crossed - 1;
-                }
-                let (king_to, rook_to) = (c.king_to as usize, c.rook_to as usize);
-                let after = self.occ & !(1 << king | 1 << rook) | 1 << king_to | 1 << rook_to;
-                if safe && !self.attacked(king_to, after) {
-                    out.push(Move {
-                        from: king as u16,
-                        to: c.king_to,
-                        aux: r,
-                        aux2: c.rook_to,
-                        kind: MoveKind::Castle,
-                        promotion: 0,
-                    });
-                }
-            }
-        }
-    }
-
     /// Attacks from `king` along `d` given the occupancy (remembered for
     /// the check or pin that may follow).
     #[inline(always)]
@@ -978,6 +932,42 @@ impl Backend for Bits<'_> {
         let gi = self.t.dir_group[d];
         gi != u8::MAX
             && self.t.full_rays[king * self.t.directions + d] & self.ray_checkers[gi as usize] != 0
+    }
+
+    /// The rules of [`legal::generate_castling`] with cell sets: our rook
+    /// on a cell with a right, the cells between empty, the cells the king
+    /// crosses unattacked, and the king safe on the board after the move.
+    #[inline(always)]
+    fn castlings(&mut self, _pos: &Position, _us: Seat, king: Cell, out: &mut impl MoveSink) {
+        for &r in self.pos.castling() {
+            let rook = r as usize;
+            if self.ours >> rook & 1 == 0 {
+                continue;
+            }
+            for c in &self.t.castlings[king * 64 + rook] {
+                if c.empty & self.occ != 0 {
+                    continue;
+                }
+                let mut crossed = c.crossed;
+                let mut safe = true;
+                while crossed != 0 && safe {
+                    safe = !self.attacked(crossed.trailing_zeros() as usize, self.occ);
+                    crossed &= crossed - 1;
+                }
+                let (king_to, rook_to) = (c.king_to as usize, c.rook_to as usize);
+                let after = self.occ & !(1 << king | 1 << rook) | 1 << king_to | 1 << rook_to;
+                if safe && !self.attacked(king_to, after) {
+                    out.push(Move {
+                        from: king as u16,
+                        to: c.king_to,
+                        aux: r,
+                        aux2: c.rook_to,
+                        kind: MoveKind::Castle,
+                        promotion: 0,
+                    });
+                }
+            }
+        }
     }
 
     #[inline(always)]

@@ -53,6 +53,11 @@ pub(crate) trait Backend {
     fn slider_lines(&mut self, _king: Cell) -> bool {
         false
     }
+    /// Pushes the legal castlings of `us`'s king on `king` (not in check):
+    /// [`generate_castling`], which backends may answer faster.
+    fn castlings(&mut self, pos: &Position, us: Seat, king: Cell, out: &mut impl MoveSink) {
+        generate_castling(pos, us, king, out);
+    }
     /// The first occupied cell of the ray from `king` along `d`.
     fn ray_blockers(&mut self, king: Cell, d: usize) -> Option<Cell>;
     /// The occupied cell after `first` on the ray from `king` along `d`.
@@ -184,16 +189,17 @@ pub(crate) fn generate<B: Backend>(
         }
         b.piece_moves(from, kind, mask, which, out);
     }
-    special_moves(pos, us, king, checks, which, out);
+    special_moves(pos, us, b, king, checks, which, out);
 }
 
 /// The moves generated after the pieces' own: castling (not out of
 /// check) and, where a captured king's army leaves with it, the captures
 /// of kings.
 #[inline(always)]
-pub(crate) fn special_moves(
+pub(crate) fn special_moves<B: Backend>(
     pos: &Position,
     us: Seat,
+    b: &mut B,
     king: Option<Cell>,
     checks: u32,
     which: GenType,
@@ -204,7 +210,7 @@ pub(crate) fn special_moves(
         && let Some(k) = king
         && !pos.castling().is_empty()
     {
-        generate_castling(pos, us, k, out);
+        b.castlings(pos, us, k, out);
     }
     if pos.variant().kings_leave_with_army && which.captures() {
         king_captures(pos, us, out);
@@ -218,7 +224,7 @@ pub(crate) fn special_moves(
 /// `us`'s king is safe once the armies have left, which the pin and
 /// check lines cannot tell, so each is played on a copy and tested.
 #[cold]
-pub(crate) fn king_captures(pos: &Position, us: Seat, out: &mut impl MoveSink) {
+fn king_captures(pos: &Position, us: Seat, out: &mut impl MoveSink) {
     let v = &**pos.variant();
     let board = pos.board();
     for q in v.seating.capturable_by(us).iter() {
