@@ -9,13 +9,13 @@
 //! bit. The rules — checking lines, pins, pawn pushes, en passant,
 //! castling — come from [`super::legal`]; this backend only answers them
 //! with bit operations, and moves unpinned pawns set-wise where every pawn
-//! step is a constant index shift. Its own driver ([`generate`]) keeps the
-//! generic driver's order of moves in lists and takes the pieces kind by
-//! kind when it only counts; on boards where two
-//! cells share at most one ray (no wrap) it finds checks and pins from
-//! the enemy sliders that see the king on the empty board and line tables
-//! between cells, instead of walking the king's rays; castling is tested
-//! with cell sets. Its agreement with the ray-walking backend is tested in
+//! step is a constant index shift. When the generator only counts, it
+//! takes the pieces kind by kind from the kinds' bitboards (lists keep the
+//! cell order of the shared driver); on boards where two cells share at
+//! most one ray (no wrap) it finds checks and pins from the enemy sliders
+//! that see the king on the empty board and line tables between cells,
+//! instead of walking the king's rays; castling is tested with cell sets.
+//! Its agreement with the ray-walking backend is tested in
 //! `tests/rules/fast_path.rs` and by perft.
 //!
 //! Variants whose tables would not fit — more than eight leap tables or
@@ -23,12 +23,12 @@
 //! wrapping directions on a small board) — take the ray-walking backend.
 
 use std::collections::HashMap;
-
-use arrayvec::ArrayVec;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use arrayvec::ArrayVec;
+
 use crate::board::geometry::Cell;
-use crate::board::piece::{NO_CELL, piece_kind};
+use crate::board::piece::NO_CELL;
 use crate::board::seating::Seat;
 use crate::board::variant::Variant;
 use crate::rules::moves::{Move, MoveKind};
@@ -84,8 +84,6 @@ pub(crate) struct Tables {
     lines: Option<Lines>,
     /// Per kind: what the generator does with its pieces.
     roles: Vec<Role>,
-    /// The pawn kinds.
-    pawn_kinds: Vec<usize>,
     /// Per seat `us`: (the seats whose pieces `us` may capture, the seats
     /// whose attacks on `us`'s king are check), one bit per seat index.
     seat_relations: Vec<(u64, u64)>,
@@ -114,75 +112,6 @@ enum Role {
     Pawn,
     /// Any other piece: leaps and slides, restricted by checks and pins.
     Piece,
-}
-
-/// Generates the legal moves of `us` in `pos` of kinds `which` with the
-/// bitboard backend `b`: the rules of [`super::legal::generate`] (the
-/// king's scan, set-wise pawns and the rest from [`super::legal`]) and
-/// its order of moves where the order matters ([`MoveSink::ORDERED`]),
-/// kind by kind from the kinds' bitboards where it does not (counting),
-/// and castling tested with cell sets.
-#[inline(always)]
-pub(crate) fn generate<S: MoveSink>(
-    pos: &Position,
-    us: Seat,
-    b: &mut Bits<'_>,
-    which: GenType,
-    out: &mut S,
-) {
-    let t = b.t;
-    let king = pos.royal_cell(us);
-    if let Some(k) = king {
-        legal::scan_king(pos, us, b, k);
-    }
-    let checks = b.checks;
-    let only_king = checks > 0 && b.check_mask == 0;
-    let handled = if only_king {
-        0
-    } else {
-        b.setwise_pawns(which, out)
-    };
-    let allowed = b.gen_mask(which);
-    if S::ORDERED {
-        // Cell by cell, as the generic driver: the order of the moves is
-        // the same on both backends (the search's tie-breaks depend on it).
-        let mut pieces = b.ours;
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as usize;
-            pieces &= pieces - 1;
-            let kind = piece_kind(pos.piece_at(from));
-            b.piece(
-                pos,
-                t.roles[kind],
-                from,
-                kind,
-                only_king,
-                handled,
-                allowed,
-                which,
-                out,
-            );
-        }
-    } else {
-        // Kind by kind from the kinds' bitboards: no look-up per piece,
-        // whole kinds skipped (all but the king's in a check only it can
-        // answer; pawns moved set-wise when there is no en passant).
-        for (kind, &role) in t.roles.iter().enumerate() {
-            let mut pieces = b.ours & b.kinds[kind];
-            if only_king && role != Role::Royal {
-                continue;
-            }
-            if role == Role::Pawn && pos.en_passant().is_none() {
-                pieces &= !handled;
-            }
-            while pieces != 0 {
-                let from = pieces.trailing_zeros() as usize;
-                pieces &= pieces - 1;
-                b.piece(pos, role, from, kind, false, handled, allowed, which, out);
-            }
-        }
-    }
-    legal::special_moves(pos, us, b, king, checks, which, out);
 }
 
 /// Line tables of a board on which two cells lie on at most one common
@@ -581,7 +510,6 @@ impl Tables {
                 })
                 .collect();
         }
-        let pawn_kinds = (0..v.kinds.len()).filter(|&k| v.is_pawn(k)).collect();
         let seat_relations = v
             .seating
             .seats()
@@ -604,7 +532,6 @@ impl Tables {
             })
             .collect();
         let mut t = Tables {
-            pawn_kinds,
             seat_relations,
             castlings,
             roles,
@@ -802,45 +729,6 @@ impl<'a> Bits<'a> {
             | (if which.captures() { self.capturable } else { 0 })
     }
 
-    /// Emits the moves of the piece of `kind` and `role` on `from`: only a
-    /// king's when `only_king` (a check no other piece can answer); a pawn
-    /// moved set-wise (in `handled`) only its en-passant capture; other
-    /// pieces onto cells of `allowed` their checks and pins leave them.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn piece(
-        &mut self,
-        pos: &Position,
-        role: Role,
-        from: Cell,
-        kind: usize,
-        only_king: bool,
-        handled: u64,
-        allowed: u64,
-        which: GenType,
-        out: &mut impl MoveSink,
-    ) {
-        match role {
-            Role::Royal => self.king_moves(from, kind, which, out),
-            _ if only_king => {}
-            Role::Pawn => {
-                let setwise = handled >> from & 1 != 0;
-                if !setwise || pos.en_passant().is_some() {
-                    let mask = self.mask_for(from);
-                    legal::pawn_moves(pos, self.us, self, from, kind, mask, setwise, which, out);
-                }
-            }
-            Role::Piece => {
-                let mask = if self.pinned >> from & 1 != 0 {
-                    self.mask_for(from)
-                } else {
-                    self.check_mask
-                };
-                out.push_targets(from, self.targets(from, kind) & allowed & mask);
-            }
-        }
-    }
-
     /// The cells the (non-royal, non-pawn) piece of `kind` on `from`
     /// leaps or slides to (up to and including the first occupied cell).
     #[inline(always)]
@@ -971,12 +859,65 @@ impl Backend for Bits<'_> {
     }
 
     #[inline(always)]
+    fn pieces_by_kind(
+        &mut self,
+        pos: &Position,
+        only_king: bool,
+        handled: u64,
+        which: GenType,
+        out: &mut impl MoveSink,
+    ) -> bool {
+        let allowed = self.gen_mask(which);
+        for (kind, &role) in self.t.roles.iter().enumerate() {
+            let mut pieces = self.ours & self.kinds[kind];
+            match role {
+                Role::Royal => {
+                    while pieces != 0 {
+                        let from = pieces.trailing_zeros() as usize;
+                        pieces &= pieces - 1;
+                        self.king_moves(from, kind, which, out);
+                    }
+                }
+                _ if only_king => {}
+                Role::Pawn => {
+                    if pos.en_passant().is_none() {
+                        // A pawn moved set-wise has only en passant left.
+                        pieces &= !handled;
+                    }
+                    while pieces != 0 {
+                        let from = pieces.trailing_zeros() as usize;
+                        pieces &= pieces - 1;
+                        let mask = self.mask_for(from);
+                        let setwise = handled >> from & 1 != 0;
+                        legal::pawn_moves(
+                            pos, self.us, self, from, kind, mask, setwise, which, out,
+                        );
+                    }
+                }
+                Role::Piece => {
+                    while pieces != 0 {
+                        let from = pieces.trailing_zeros() as usize;
+                        pieces &= pieces - 1;
+                        let mask = if self.pinned >> from & 1 != 0 {
+                            self.mask_for(from)
+                        } else {
+                            self.check_mask
+                        };
+                        out.push_targets(from, self.targets(from, kind) & allowed & mask);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    #[inline(always)]
     fn slider_lines(&mut self, king: Cell) -> bool {
         let Some(lines) = &self.t.lines else {
             return false;
         };
         self.king = king;
-        for gi in 0..self.t.ray_groups.len().min(8) {
+        for gi in 0..self.t.ray_groups.len() {
             let mut snipers = lines.group_rays[gi * 64 + king] & self.ray_checkers[gi];
             while snipers != 0 {
                 let s = snipers.trailing_zeros() as usize;
@@ -1093,7 +1034,10 @@ impl Backend for Bits<'_> {
     fn setwise_pawns(&mut self, which: GenType, out: &mut impl MoveSink) -> u64 {
         let (t, v, us) = (self.t, self.v, self.us);
         let mut handled = 0u64;
-        for &kind in &t.pawn_kinds {
+        let mut pawn_kinds = v.pawn_kinds;
+        while pawn_kinds != 0 {
+            let kind = pawn_kinds.trailing_zeros() as usize;
+            pawn_kinds &= pawn_kinds - 1;
             let Some(lanes) = &t.pawn_lanes[us.index() * t.kinds + kind] else {
                 continue;
             };

@@ -53,6 +53,21 @@ pub(crate) trait Backend {
     fn slider_lines(&mut self, _king: Cell) -> bool {
         false
     }
+    /// Emits the moves of all our pieces (what the cell-by-cell loop of
+    /// [`generate`] does) kind by kind, where the backend keeps a set of
+    /// cells per kind: only the king's if `only_king`, pawns of `handled`
+    /// (moved set-wise) only their en-passant capture. `false`: not done,
+    /// the caller takes the pieces cell by cell.
+    fn pieces_by_kind(
+        &mut self,
+        _pos: &Position,
+        _only_king: bool,
+        _handled: u64,
+        _which: GenType,
+        _out: &mut impl MoveSink,
+    ) -> bool {
+        false
+    }
     /// Pushes the legal castlings of `us`'s king on `king` (not in check):
     /// [`generate_castling`], which backends may answer faster.
     fn castlings(&mut self, pos: &Position, us: Seat, king: Cell, out: &mut impl MoveSink) {
@@ -149,12 +164,12 @@ pub(crate) trait Backend {
 /// Generates the legal moves of `us` in `pos` of kinds `which`; `b` is a
 /// backend set up for the same position and seat.
 #[inline(always)]
-pub(crate) fn generate<B: Backend>(
+pub(crate) fn generate<B: Backend, S: MoveSink>(
     pos: &Position,
     us: Seat,
     b: &mut B,
     which: GenType,
-    out: &mut impl MoveSink,
+    out: &mut S,
 ) {
     let v = &**pos.variant();
     let king = pos.royal_cell(us);
@@ -168,26 +183,31 @@ pub(crate) fn generate<B: Backend>(
     } else {
         b.setwise_pawns(which, out)
     };
-    for from in b.own_pieces() {
-        let kind = piece_kind(pos.piece_at(from));
-        let kd = &v.kinds[kind];
-        if kd.royal {
-            b.king_moves(from, kind, which, out);
-            continue;
-        }
-        if only_king {
-            continue;
-        }
-        let mask = b.mask_for(from);
-        if kd.pawn.is_some() {
-            let setwise = b.moved_setwise(handled, from);
-            // A pawn moved set-wise has only en passant left to try.
-            if !setwise || pos.en_passant().is_some() {
-                pawn_moves(pos, us, b, from, kind, mask, setwise, which, out);
+    // A list's order is the search's tie-break: cell by cell on every
+    // backend. A count may take the pieces kind by kind where the backend
+    // can.
+    if S::ORDERED || !b.pieces_by_kind(pos, only_king, handled, which, out) {
+        for from in b.own_pieces() {
+            let kind = piece_kind(pos.piece_at(from));
+            let kd = &v.kinds[kind];
+            if kd.royal {
+                b.king_moves(from, kind, which, out);
+                continue;
             }
-            continue;
+            if only_king {
+                continue;
+            }
+            let mask = b.mask_for(from);
+            if kd.pawn.is_some() {
+                let setwise = b.moved_setwise(handled, from);
+                // A pawn moved set-wise has only en passant left to try.
+                if !setwise || pos.en_passant().is_some() {
+                    pawn_moves(pos, us, b, from, kind, mask, setwise, which, out);
+                }
+                continue;
+            }
+            b.piece_moves(from, kind, mask, which, out);
         }
-        b.piece_moves(from, kind, mask, which, out);
     }
     special_moves(pos, us, b, king, checks, which, out);
 }
@@ -196,7 +216,7 @@ pub(crate) fn generate<B: Backend>(
 /// check) and, where a captured king's army leaves with it, the captures
 /// of kings.
 #[inline(always)]
-pub(crate) fn special_moves<B: Backend>(
+fn special_moves<B: Backend>(
     pos: &Position,
     us: Seat,
     b: &mut B,
@@ -254,7 +274,7 @@ fn king_captures(pos: &Position, us: Seat, out: &mut impl MoveSink) {
 
 /// Scans the king's lines for checks and pins, then its contact checks.
 #[inline(always)]
-pub(crate) fn scan_king<B: Backend>(pos: &Position, us: Seat, b: &mut B, king: Cell) {
+fn scan_king<B: Backend>(pos: &Position, us: Seat, b: &mut B, king: Cell) {
     let v = &**pos.variant();
     let g = &v.geometry;
     let checker = |p, d: usize| {

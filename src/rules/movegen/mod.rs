@@ -167,7 +167,7 @@ impl MoveGen {
     ) {
         debug_assert!(self.fits(pos.variant()), "a generator of another variant");
         match &self.fast {
-            Some(t) => fast64::generate(pos, us, &mut fast64::Bits::new(t, pos, us), which, out),
+            Some(t) => legal::generate(pos, us, &mut fast64::Bits::new(t, pos, us), which, out),
             None => self.generate_generic_for(pos, us, which, out),
         }
     }
