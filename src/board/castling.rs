@@ -3,6 +3,10 @@
 
 use super::geometry::{Cell, Geometry};
 
+/// The most castling rights a position holds (the rooks that may still
+/// castle); variants and position texts with more are refused.
+pub const MAX_CASTLING_RIGHTS: usize = 16;
+
 /// How castling works in a variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CastlingStyle {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::bitboard::Bitboard;
-use super::castling::{Castling, CastlingStyle, castling_candidates};
+use super::castling::{Castling, CastlingStyle, MAX_CASTLING_RIGHTS, castling_candidates};
 use super::geometry::{Cell, CellTable, Geometry, GeometryError};
 use super::piece::{EMPTY, MAX_KINDS, NO_CELL, Piece, PieceKind, piece, piece_kind, piece_seat};
 use super::seating::{BySeat, Seat, SeatSet, Seating, SeatingError};
@@ -336,6 +336,11 @@ impl Variant {
                     g.cell_name(c)
                 )));
             }
+        }
+        if def.start_castling.len() > MAX_CASTLING_RIGHTS {
+            return Err(definition(format!(
+                "more than {MAX_CASTLING_RIGHTS} castling rights at the start"
+            )));
         }
         for &c in &def.start_castling {
             let ok = def

@@ -14,7 +14,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::rules::movegen::MoveGen;
+use crate::rules::movegen::{MoveGen, with_generator};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
@@ -104,7 +104,7 @@ pub fn perft_hashed(pos: &mut Position, depth: u32, table: &PerftTable) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut g = MoveGen::new(pos.variant());
+    let v = pos.variant().clone();
     let mut lists = vec![Vec::new(); depth as usize];
-    inner(pos, depth, &mut g, &mut lists, table)
+    with_generator(&v, |g| inner(pos, depth, g, &mut lists, table))
 }

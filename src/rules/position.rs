@@ -14,7 +14,7 @@ use std::sync::Arc;
 use arrayvec::ArrayVec;
 
 use crate::board::bitboard::Cells;
-use crate::board::castling::CastlingStyle;
+use crate::board::castling::{CastlingStyle, MAX_CASTLING_RIGHTS};
 use crate::board::geometry::Cell;
 use crate::board::party::{DeadPieces, Fate, Fates};
 use crate::board::piece::{EMPTY, NO_CELL, Piece, piece, piece_kind, piece_seat};
@@ -33,8 +33,64 @@ pub struct EnPassant {
     pub pawn: u16,
 }
 
-/// Castling rights: the cells of the rooks that may still castle.
-pub type CastlingRights = ArrayVec<u16, 16>;
+/// Castling rights: the cells of the rooks that may still castle (at
+/// most [`CastlingRights::CAPACITY`], in the order granted). A plain
+/// `Copy` value, so that the undo record of every move copies it without
+/// a loop, with a one-word summary of its cells (bit `cell % 64`) that
+/// lets [`Position::make`] pass over the many moves touching none of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CastlingRights {
+    len: u8,
+    cells: [u16; CastlingRights::CAPACITY],
+    summary: u64,
+}
+
+impl CastlingRights {
+    /// The most rights a position holds.
+    pub const CAPACITY: usize = MAX_CASTLING_RIGHTS;
+
+    /// The bit of `cell` in the summary.
+    #[inline(always)]
+    fn bit(cell: usize) -> u64 {
+        1u64 << (cell & 63)
+    }
+
+    /// Adds the right of the rook on `cell`; `false` (and no change) when
+    /// all [`CastlingRights::CAPACITY`] are taken.
+    pub fn push(&mut self, cell: u16) -> bool {
+        let Some(slot) = self.cells.get_mut(self.len as usize) else {
+            return false;
+        };
+        *slot = cell;
+        self.len += 1;
+        self.summary |= Self::bit(cell as usize);
+        true
+    }
+
+    /// Removes the `i`-th right, keeping the order of the others.
+    fn remove(&mut self, i: usize) {
+        let len = self.len as usize;
+        self.cells.copy_within(i + 1..len, i);
+        self.len -= 1;
+        self.summary = self.iter().fold(0, |m, &c| m | Self::bit(c as usize));
+    }
+
+    /// Whether a move between `from` and `to` may touch a right's cell
+    /// (never a wrong "no"; a "yes" is checked right by right).
+    #[inline(always)]
+    fn may_touch(&self, from: usize, to: usize) -> bool {
+        self.summary & (Self::bit(from) | Self::bit(to)) != 0
+    }
+}
+
+impl std::ops::Deref for CastlingRights {
+    type Target = [u16];
+
+    #[inline(always)]
+    fn deref(&self) -> &[u16] {
+        &self.cells[..self.len as usize]
+    }
+}
 
 /// Who decides, in which phase, and who is out of play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -254,7 +310,7 @@ impl Position {
                 out: SeatSet::EMPTY,
                 fates: Fates::default(),
             },
-            castling: CastlingRights::new(),
+            castling: CastlingRights::default(),
             ep: None,
             halfmove: 0,
             fullmove: 1,
@@ -274,7 +330,11 @@ impl Position {
             pos.put(cell, p);
         }
         for &rook in &v.start_castling {
-            pos.castling.push(rook as u16);
+            let granted = pos.castling.push(rook as u16);
+            debug_assert!(
+                granted,
+                "invariant: a variant's start rights come from a position it could read"
+            );
             pos.hash ^= v.zobrist.castle[rook];
         }
         pos
@@ -312,6 +372,14 @@ impl Position {
     #[inline(always)]
     pub fn set_word(&self, i: usize) -> u64 {
         self.bits[i * self.words]
+    }
+
+    /// Sets `first..first + n` (seats, then kinds, then all occupied) on a
+    /// board of one word (at most 64 cells): one word per set.
+    #[inline(always)]
+    pub fn one_word_sets(&self, first: usize, n: usize) -> &[u64] {
+        debug_assert_eq!(self.words, 1, "a board of more than one word");
+        &self.bits[first..first + n]
     }
 
     /// Cells occupied by `seat`, as bitboard words.
@@ -391,6 +459,13 @@ impl Position {
         &self.castling
     }
 
+    /// The rights' cells as one word, bit `cell % 64` per right: exactly
+    /// the cells of the rights on boards of at most 64 cells.
+    #[inline(always)]
+    pub fn castling_word(&self) -> u64 {
+        self.castling.summary
+    }
+
     /// The en-passant opportunity, if any.
     pub fn en_passant(&self) -> Option<EnPassant> {
         self.ep
@@ -420,6 +495,13 @@ impl Position {
 
     #[inline(always)]
     pub(crate) fn put(&mut self, cell: Cell, p: Piece) {
+        self.put_hashed::<true>(cell, p);
+    }
+
+    /// [`Position::put`], updating the hash only if `HASH` (a take-back
+    /// restores the hash it saved).
+    #[inline(always)]
+    fn put_hashed<const HASH: bool>(&mut self, cell: Cell, p: Piece) {
         let v = &*self.variant;
         let w = self.words;
         let (seat, kind) = (piece_seat(p).index(), piece_kind(p));
@@ -430,14 +512,52 @@ impl Position {
         self.bits[seat * w + word] |= bit;
         self.bits[kind_base + word] |= bit;
         self.bits[occ_base + word] |= bit;
-        self.hash ^= v.zobrist.piece(cell, p);
+        if HASH {
+            self.hash ^= v.zobrist.piece(cell, p);
+        }
         if v.royal_kind == Some(kind) {
             self.royal[seat] = cell as u16;
         }
     }
 
+    /// Moves the piece on `from` to the empty cell `to`: what
+    /// [`Position::remove`] and [`Position::put`] do, in one pass over the
+    /// sets (the most common change of every move and take-back).
+    #[inline(always)]
+    fn relocate<const HASH: bool>(&mut self, from: Cell, to: Cell) {
+        let v = &*self.variant;
+        let p = self.board[from];
+        let w = self.words;
+        let (seat, kind) = (piece_seat(p).index(), piece_kind(p));
+        let bases = [
+            seat * w,
+            (v.seat_count() + kind) * w,
+            (v.seat_count() + v.kinds.len()) * w,
+        ];
+        let (from_word, from_bit) = (from >> 6, 1u64 << (from & 63));
+        let (to_word, to_bit) = (to >> 6, 1u64 << (to & 63));
+        self.board[from] = EMPTY;
+        self.board[to] = p;
+        for base in bases {
+            self.bits[base + from_word] ^= from_bit;
+            self.bits[base + to_word] ^= to_bit;
+        }
+        if HASH {
+            self.hash ^= v.zobrist.piece(from, p) ^ v.zobrist.piece(to, p);
+        }
+        if v.royal_kind == Some(kind) {
+            self.royal[seat] = to as u16;
+        }
+    }
+
     #[inline(always)]
     pub(crate) fn remove(&mut self, cell: Cell) -> Piece {
+        self.remove_hashed::<true>(cell)
+    }
+
+    /// [`Position::remove`], updating the hash only if `HASH`.
+    #[inline(always)]
+    fn remove_hashed<const HASH: bool>(&mut self, cell: Cell) -> Piece {
         let v = &*self.variant;
         let p = self.board[cell];
         let w = self.words;
@@ -449,7 +569,9 @@ impl Position {
         self.bits[seat * w + word] &= bit;
         self.bits[kind_base + word] &= bit;
         self.bits[occ_base + word] &= bit;
-        self.hash ^= v.zobrist.piece(cell, p);
+        if HASH {
+            self.hash ^= v.zobrist.piece(cell, p);
+        }
         if v.royal_kind == Some(kind) && self.royal[seat] == cell as u16 {
             self.royal[seat] = NO_CELL;
         }
@@ -463,7 +585,7 @@ impl Position {
             mv,
             moved,
             captured: EMPTY,
-            castling: self.castling.clone(),
+            castling: self.castling,
             ep: self.ep,
             halfmove: self.halfmove,
             fullmove: self.fullmove,
@@ -504,20 +626,20 @@ impl Position {
             }
             MoveKind::EnPassant => {
                 undo.captured = self.remove(m.aux as usize);
-                self.remove(from);
-                self.put(to, moving);
+                self.relocate::<true>(from, to);
             }
             MoveKind::Normal | MoveKind::DoubleStep => {
                 if self.board[to] != EMPTY {
                     undo.captured = self.remove(to);
                     irreversible = true;
                 }
-                self.remove(from);
-                let placed = match m.promotion_kind() {
-                    Some(k) => piece(mover, k),
-                    None => moving,
-                };
-                self.put(to, placed);
+                match m.promotion_kind() {
+                    Some(k) => {
+                        self.remove(from);
+                        self.put(to, piece(mover, k));
+                    }
+                    None => self.relocate::<true>(from, to),
+                }
             }
         }
         if !self.castling.is_empty() && !matches!(m.kind, MoveKind::Null | MoveKind::Out) {
@@ -584,6 +706,7 @@ impl Position {
 
     /// Removes the castling rights a move of `moving` (owned by `mover`)
     /// from `from` to `to` ends; `castled_rook` is the rook of a castling.
+    #[inline(always)]
     pub(crate) fn update_castling(
         &mut self,
         mover: Seat,
@@ -593,6 +716,22 @@ impl Position {
         castled_rook: Option<u16>,
     ) {
         let royal_moved = self.variant.royal_kind == Some(piece_kind(moving));
+        if royal_moved || castled_rook.is_some() || self.castling.may_touch(from, to) {
+            self.remove_castling(mover, royal_moved, from, to, castled_rook);
+        }
+    }
+
+    /// The rights [`Position::update_castling`] found may be touched:
+    /// removes those the move ends, one by one.
+    #[inline(never)]
+    fn remove_castling(
+        &mut self,
+        mover: Seat,
+        royal_moved: bool,
+        from: Cell,
+        to: Cell,
+        castled_rook: Option<u16>,
+    ) {
         let mut i = 0;
         while i < self.castling.len() {
             let c = self.castling[i] as usize;
@@ -776,6 +915,8 @@ impl Position {
 
     /// Takes back the last step.
     pub fn unmake(&mut self) {
+        // The pieces go back without touching the hash: the saved one is
+        // restored at the end.
         let Some(undo) = self.stack.pop() else {
             return;
         };
@@ -786,7 +927,7 @@ impl Position {
                 .changed
                 .pop()
                 .expect("invariant: a move records every piece it removed");
-            self.put(cell as usize, p);
+            self.put_hashed::<false>(cell as usize, p);
         }
         if undo.joint {
             self.exchange = self
@@ -802,10 +943,10 @@ impl Position {
                     .expect("invariant: a step records as many changes as it counts");
                 let cell = cell as usize;
                 if self.board[cell] != EMPTY {
-                    self.remove(cell);
+                    self.remove_hashed::<false>(cell);
                 }
                 if old != EMPTY {
-                    self.put(cell, old);
+                    self.put_hashed::<false>(cell, old);
                 }
             }
         } else {
@@ -814,21 +955,24 @@ impl Position {
             match m.kind {
                 MoveKind::Null | MoveKind::Out => {}
                 MoveKind::Castle => {
-                    let rook = self.remove(m.aux2 as usize);
-                    let king = self.remove(to);
-                    self.put(from, king);
-                    self.put(m.aux as usize, rook);
+                    let rook = self.remove_hashed::<false>(m.aux2 as usize);
+                    let king = self.remove_hashed::<false>(to);
+                    self.put_hashed::<false>(from, king);
+                    self.put_hashed::<false>(m.aux as usize, rook);
                 }
                 MoveKind::EnPassant => {
-                    let pawn = self.remove(to);
-                    self.put(from, pawn);
-                    self.put(m.aux as usize, undo.captured);
+                    self.relocate::<false>(to, from);
+                    self.put_hashed::<false>(m.aux as usize, undo.captured);
                 }
                 MoveKind::Normal | MoveKind::DoubleStep => {
-                    self.remove(to);
-                    self.put(from, undo.moved);
+                    if m.promotion == 0 {
+                        self.relocate::<false>(to, from);
+                    } else {
+                        self.remove_hashed::<false>(to);
+                        self.put_hashed::<false>(from, undo.moved);
+                    }
                     if undo.captured != EMPTY {
-                        self.put(to, undo.captured);
+                        self.put_hashed::<false>(to, undo.captured);
                     }
                 }
             }
@@ -1051,7 +1195,12 @@ impl Position {
                 )));
             }
             if !pos.castling.contains(&(rook as u16)) {
-                pos.castling.push(rook as u16);
+                if !pos.castling.push(rook as u16) {
+                    return Err(PositionError::Castling(format!(
+                        "more than {} rights",
+                        CastlingRights::CAPACITY
+                    )));
+                }
                 pos.hash ^= v.zobrist.castle[rook];
             }
         }

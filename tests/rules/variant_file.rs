@@ -164,6 +164,29 @@ fn errors_name_the_line_and_the_fault() {
     );
 }
 
+/// A position holds at most 16 castling rights: a start that grants more
+/// (18 rooks beside the king on a 20-file rank) is refused with an error
+/// naming the line, not a panic (which an earlier version raised).
+#[test]
+fn more_castling_rights_than_a_position_holds_are_refused() {
+    // MINIMAL's king on a 3x20 board, with a castling rook kind.
+    let text = MINIMAL
+        .replacen("lens = [4, 4]", "lens = [3, 20]", 1)
+        .replacen(
+            "k3/4/4/3K w - - 0 1\"",
+            "8k11/20/RRRRRRRRKRRRRRRRRRRR w ABCDEFGHJKLMNOPQRS - 0 1\"\n\
+             rules = { castling = \"fide\", chess960_notation = true }",
+            1,
+        )
+        + "\n[[variant.piece]]\nname = \"rook\"\nletter = \"R\"\nslides = [1]\ncastles = true\n";
+    let e = error_of(&text);
+    assert_eq!(e.line, Some(4), "{e}");
+    assert!(e.to_string().contains("more than 16 rights"), "{e}");
+    // Sixteen rights are accepted.
+    let sixteen = text.replacen("ABCDEFGHJKLMNOPQRS", "ABCDEFGHJKLMNOPQ", 1);
+    assert!(variant_file::parse(&sixteen).is_ok());
+}
+
 /// One variant's block of the shipped file.
 fn blocks() -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

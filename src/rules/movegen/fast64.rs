@@ -37,6 +37,21 @@ use crate::rules::position::Position;
 use super::legal::{self, Backend, push_en_passant, push_pawn_move};
 use super::{GenType, MoveSink};
 
+/// One set of cells per cell of the board (indexed `cell & 63`, so the
+/// lookups need no bounds check).
+type PerCell = [u64; 64];
+
+/// A flat table of `64 * n` sets as `n` per-cell tables.
+fn per_cell(flat: &[u64]) -> Vec<PerCell> {
+    flat.chunks_exact(64)
+        .map(|chunk| {
+            let mut table = [0u64; 64];
+            table.copy_from_slice(chunk);
+            table
+        })
+        .collect()
+}
+
 /// A piece of a ray along which cell indices are monotonic.
 #[derive(Clone, Copy, Debug)]
 struct Segment {
@@ -51,10 +66,10 @@ pub(crate) struct Tables {
     /// Per (cell, direction): range into `segments`.
     spans: Vec<(u32, u8)>,
     segments: Vec<Segment>,
-    /// Per leap table and cell (`table * 64 + cell`): the targets.
-    leaps: Vec<u64>,
+    /// Per leap table, per cell: the targets.
+    leaps: Vec<PerCell>,
     /// Same index: the cells from which the leap reaches the cell.
-    leap_sources: Vec<u64>,
+    leap_sources: Vec<PerCell>,
     /// Per direction `d`: the ray group whose sliders attack a cell from
     /// the far end of its ray along `d` (`u8::MAX`: none).
     dir_group: Vec<u8>,
@@ -62,12 +77,19 @@ pub(crate) struct Tables {
     kinds: usize,
     /// Per player, kind and cell (`(player * kinds + kind) * 64 + cell`): a
     /// pawn's capture targets.
-    pawn_captures: Vec<u64>,
+    pawn_captures: Vec<PerCell>,
     /// Same index: the cells from which such a pawn captures onto the cell.
-    pawn_attackers: Vec<u64>,
+    pawn_attackers: Vec<PerCell>,
     /// Distinct slider-kind masks with the directions that use them, for
     /// the attack test: (mask of kinds attacking from the far end, dirs).
     ray_groups: Vec<(u16, Vec<usize>)>,
+    /// Per ray group (the first `group_count`): its mask of kinds, as in
+    /// `ray_groups`, in a fixed array for the per-generation set-up.
+    group_kinds: [u16; 8],
+    group_count: usize,
+    /// Per leap table (the first `leap_count`): the kinds that leap by it.
+    leap_kinds: [u16; 8],
+    leap_count: usize,
     /// Per ray group: the magic table of its directions.
     ray_group_magics: Vec<Arc<MagicTable>>,
     /// Per kind: magic tables whose union are its slides (empty for
@@ -82,8 +104,9 @@ pub(crate) struct Tables {
     promotion_zone: Vec<u64>,
     /// Lines between cells, where two cells share at most one line.
     lines: Option<Lines>,
-    /// Per kind: what the generator does with its pieces.
-    roles: Vec<Role>,
+    /// Per role (indexed by `Role as usize`): the kinds of that role, in
+    /// increasing order.
+    kinds_by_role: [Vec<u8>; 3],
     /// Per seat `us`: (the seats whose pieces `us` may capture, the seats
     /// whose attacks on `us`'s king are check), one bit per seat index.
     seat_relations: Vec<(u64, u64)>,
@@ -121,12 +144,12 @@ enum Role {
 struct Lines {
     /// Per (cell, cell) (`a * 64 + b`): the cells strictly between `a` and
     /// `b` on their common ray, with `b` added (empty if there is none).
-    between: Vec<u64>,
+    between: Box<[PerCell; 64]>,
     /// Same index: the whole ray from `a` through `b` to the board's edge.
-    through: Vec<u64>,
+    through: Box<[PerCell; 64]>,
     /// Per ray group and cell (`group * 64 + cell`): the cells on the
     /// rays of the group's directions from the cell, on the empty board.
-    group_rays: Vec<u64>,
+    group_rays: Vec<PerCell>,
 }
 
 impl Lines {
@@ -135,8 +158,10 @@ impl Lines {
     fn new(g: &crate::board::geometry::Geometry, groups: &[(u16, Vec<usize>)]) -> Option<Lines> {
         let cells = g.cell_count();
         let nd = g.directions().len();
-        let mut between = vec![0u64; 64 * 64];
-        let mut through = vec![0u64; 64 * 64];
+        let mut between: Box<[PerCell; 64]> =
+            vec![[0u64; 64]; 64].into_boxed_slice().try_into().ok()?;
+        let mut through: Box<[PerCell; 64]> =
+            vec![[0u64; 64]; 64].into_boxed_slice().try_into().ok()?;
         for a in 0..cells {
             for d in 0..nd {
                 let ray = g.ray(a, d);
@@ -148,15 +173,15 @@ impl Lines {
                 for &b in ray {
                     let b = b as usize;
                     upto |= 1 << b;
-                    if through[a * 64 + b] != 0 {
+                    if through[a][b] != 0 {
                         return None;
                     }
-                    between[a * 64 + b] = upto;
-                    through[a * 64 + b] = full;
+                    between[a][b] = upto;
+                    through[a][b] = full;
                 }
             }
         }
-        let group_rays = groups
+        let group_rays: Vec<u64> = groups
             .iter()
             .flat_map(|(_, dirs)| {
                 (0..64).map(move |c| {
@@ -173,7 +198,7 @@ impl Lines {
         Some(Lines {
             between,
             through,
-            group_rays,
+            group_rays: per_cell(&group_rays),
         })
     }
 }
@@ -219,7 +244,8 @@ fn relevant_cells(g: &crate::board::geometry::Geometry, cell: Cell, dirs: &[usiz
 /// one table.
 #[derive(Debug)]
 pub struct MagicTable {
-    entries: Vec<MagicEntry>,
+    /// Per cell (indexed `cell & 63`; cells past the board's last unused).
+    entries: Box<[MagicEntry; 64]>,
     attacks: Vec<u64>,
 }
 
@@ -234,7 +260,7 @@ struct MagicEntry {
 impl MagicTable {
     #[inline(always)]
     fn attacks(&self, cell: Cell, occ: u64) -> u64 {
-        let e = self.entries[cell];
+        let e = self.entries[cell & 63];
         let index = ((occ & e.mask).wrapping_mul(e.magic) >> e.shift) as usize;
         debug_assert!(e.offset as usize + index < self.attacks.len());
         // SAFETY: `build` sized the block at `offset` to `1 << (64 -
@@ -321,7 +347,12 @@ impl MagicTable {
                 offset: offset as u32,
             });
         }
-        MagicTable { entries, attacks }
+        let mut per_cell = Box::new([MagicEntry::default(); 64]);
+        per_cell[..entries.len()].copy_from_slice(&entries);
+        MagicTable {
+            entries: per_cell,
+            attacks,
+        }
     }
 }
 
@@ -359,12 +390,12 @@ impl Tables {
             }
         }
         let to_mask = |cs: &[u16]| cs.iter().fold(0u64, |m, &c| m | 1u64 << c);
-        let leaps = v
+        let leaps: Vec<u64> = v
             .leaps
             .iter()
             .flat_map(|t| (0..64).map(|c| if c < cells { to_mask(t.get(c)) } else { 0 }))
             .collect();
-        let leap_sources = (0..v.leaps.len())
+        let leap_sources: Vec<u64> = (0..v.leaps.len())
             .flat_map(|li| {
                 (0..64).map(move |c| {
                     if c < cells {
@@ -476,19 +507,17 @@ impl Tables {
         } else {
             Lines::new(g, &ray_groups)
         };
-        let roles = v
-            .kinds
-            .iter()
-            .map(|k| {
-                if k.royal {
-                    Role::Royal
-                } else if k.pawn.is_some() {
-                    Role::Pawn
-                } else {
-                    Role::Piece
-                }
-            })
-            .collect();
+        let mut kinds_by_role: [Vec<u8>; 3] = Default::default();
+        for (kind, k) in v.kinds.iter().enumerate() {
+            let role = if k.royal {
+                Role::Royal
+            } else if k.pawn.is_some() {
+                Role::Pawn
+            } else {
+                Role::Piece
+            };
+            kinds_by_role[role as usize].push(kind as u8);
+        }
         let mut castlings = Vec::new();
         if v.has_castling() {
             let to_mask = |cs: &[u16]| cs.iter().fold(0u64, |m, &c| m | 1u64 << c);
@@ -534,18 +563,22 @@ impl Tables {
         let mut t = Tables {
             seat_relations,
             castlings,
-            roles,
+            kinds_by_role,
             lines,
             dir_group,
-            leap_sources,
+            leap_sources: per_cell(&leap_sources),
             pawn_lanes,
             directions: nd,
             spans,
             segments,
-            leaps,
+            leaps: per_cell(&leaps),
             kinds: v.kinds.len(),
-            pawn_captures,
-            pawn_attackers,
+            pawn_captures: per_cell(&pawn_captures),
+            pawn_attackers: per_cell(&pawn_attackers),
+            group_kinds: std::array::from_fn(|gi| ray_groups.get(gi).map_or(0, |g| g.0)),
+            group_count: ray_groups.len(),
+            leap_kinds: std::array::from_fn(|li| v.kinds_by_leap.get(li).copied().unwrap_or(0)),
+            leap_count: v.leaps.len(),
             ray_groups,
             ray_group_magics: Vec::new(),
             kind_magics: Vec::new(),
@@ -639,7 +672,7 @@ pub(crate) struct Bits<'a> {
     /// Pieces `us` may capture.
     capturable: u64,
     /// Per kind: cells of that kind (all seats).
-    kinds: [u64; 16],
+    kinds: &'a [u64],
     /// Per ray group: sliders of it whose attacks on our king are check.
     ray_checkers: [u64; 8],
     /// Per leap table: leapers of it whose attacks on our king are check.
@@ -663,23 +696,21 @@ impl<'a> Bits<'a> {
     pub(crate) fn new(t: &'a Tables, pos: &'a Position, us: Seat) -> Bits<'a> {
         let v = &**pos.variant();
         let seats = v.seat_count();
-        let occ = pos.set_word(seats + t.kinds);
-        let mut capturable = 0;
-        let mut checking = 0;
+        // One word per set: the seats', the kinds', all occupied.
+        let sets = pos.one_word_sets(0, seats + t.kinds + 1);
+        let occ = sets[seats + t.kinds];
         let (captured_seats, checking_seats) = t.seat_relations[us.index()];
-        for q in 0..seats {
-            let w = pos.set_word(q);
-            if captured_seats >> q & 1 != 0 {
-                capturable |= w;
+        let union = |mut seats_mask: u64| {
+            let mut out = 0;
+            while seats_mask != 0 {
+                out |= sets[seats_mask.trailing_zeros() as usize];
+                seats_mask &= seats_mask - 1;
             }
-            if checking_seats >> q & 1 != 0 {
-                checking |= w;
-            }
-        }
-        let mut kinds = [0u64; 16];
-        for (k, slot) in kinds.iter_mut().enumerate().take(t.kinds) {
-            *slot = pos.set_word(seats + k);
-        }
+            out
+        };
+        let capturable = union(captured_seats);
+        let checking = union(checking_seats);
+        let kinds = &sets[seats..seats + t.kinds];
         let of_kinds = |mask: u16| -> u64 {
             let mut m = mask;
             let mut out = 0;
@@ -690,16 +721,12 @@ impl<'a> Bits<'a> {
             out & checking
         };
         let mut ray_checkers = [0u64; 8];
-        for (gi, (mask, _)) in t.ray_groups.iter().enumerate().take(8) {
-            ray_checkers[gi] = of_kinds(*mask);
+        for (slot, &mask) in ray_checkers.iter_mut().zip(&t.group_kinds[..t.group_count]) {
+            *slot = of_kinds(mask);
         }
         let mut leap_checkers = [0u64; 8];
-        for (li, slot) in leap_checkers
-            .iter_mut()
-            .enumerate()
-            .take(t.leaps.len() / 64)
-        {
-            *slot = of_kinds(v.kinds_by_leap[li]);
+        for (slot, &mask) in leap_checkers.iter_mut().zip(&t.leap_kinds[..t.leap_count]) {
+            *slot = of_kinds(mask);
         }
         Bits {
             t,
@@ -707,7 +734,7 @@ impl<'a> Bits<'a> {
             v,
             us,
             occ,
-            ours: pos.set_word(us.index()),
+            ours: sets[us.index()],
             capturable,
             kinds,
             ray_checkers,
@@ -736,12 +763,47 @@ impl<'a> Bits<'a> {
         let t = self.t;
         let mut targets = 0u64;
         if let Some(li) = self.v.kind_leap[kind] {
-            targets |= t.leaps[li * 64 + from];
+            targets |= t.leaps[li][from & 63];
         }
         for m in &t.kind_magics[kind] {
             targets |= m.attacks(from, self.occ);
         }
         targets
+    }
+
+    /// Counts or lists the moves of the (non-royal, non-pawn) `pieces` of
+    /// one kind whose targets `targets` gives: onto cells of `allowed`,
+    /// restricted by checks and pins.
+    #[inline(always)]
+    fn piece_targets(
+        &self,
+        mut pieces: u64,
+        allowed: u64,
+        out: &mut impl MoveSink,
+        targets: impl Fn(Cell) -> u64,
+    ) {
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let mask = if self.pinned >> from & 1 != 0 {
+                self.mask_for(from)
+            } else {
+                self.check_mask
+            };
+            out.push_targets(from, targets(from) & allowed & mask);
+        }
+    }
+
+    /// The cells the pins of the piece on `from` leave it, on boards
+    /// without line tables (kept out of line: it is rare, and inlined its
+    /// set-up would cost every generation registers).
+    #[cold]
+    #[inline(never)]
+    fn pin_lines(&self, from: Cell) -> u64 {
+        self.pins
+            .iter()
+            .filter(|pin| pin.0 as usize == from)
+            .fold(!0, |allowed, pin| allowed & pin.1)
     }
 
     /// Attacks from `king` along `d` given the occupancy (remembered for
@@ -761,12 +823,12 @@ impl<'a> Bits<'a> {
         let (t, v) = (self.t, self.v);
         for &(q, k, _) in &v.checking_pawns[self.us] {
             let pawns = self.pos.set_word(q.index()) & self.kinds[k];
-            if t.pawn_attackers[(q.index() * t.kinds + k) * 64 + cell] & pawns != 0 {
+            if t.pawn_attackers[q.index() * t.kinds + k][cell & 63] & pawns != 0 {
                 return true;
             }
         }
-        for (li, &attackers) in self.leap_checkers[..t.leaps.len() / 64].iter().enumerate() {
-            if t.leap_sources[li * 64 + cell] & attackers != 0 {
+        for (sources, &attackers) in t.leap_sources.iter().zip(&self.leap_checkers) {
+            if sources[cell & 63] & attackers != 0 {
                 return true;
             }
         }
@@ -826,12 +888,35 @@ impl Backend for Bits<'_> {
     /// on a cell with a right, the cells between empty, the cells the king
     /// crosses unattacked, and the king safe on the board after the move.
     #[inline(always)]
-    fn castlings(&mut self, _pos: &Position, _us: Seat, king: Cell, out: &mut impl MoveSink) {
-        for &r in self.pos.castling() {
-            let rook = r as usize;
-            if self.ours >> rook & 1 == 0 {
-                continue;
-            }
+    fn castlings<S: MoveSink>(&mut self, _pos: &Position, _us: Seat, king: Cell, out: &mut S) {
+        // Our rooks with a right (the word is exact on these boards); a
+        // list takes them in the order the rights were granted, as the
+        // generic rules do.
+        let ours = self.pos.castling_word() & self.ours;
+        if ours == 0 {
+            return;
+        }
+        let mut rights = if S::ORDERED {
+            self.pos.castling().iter()
+        } else {
+            [].iter()
+        };
+        let mut unordered = ours;
+        loop {
+            let rook = if S::ORDERED {
+                match rights.next() {
+                    Some(&r) if ours >> r & 1 != 0 => r as usize,
+                    Some(_) => continue,
+                    None => break,
+                }
+            } else {
+                if unordered == 0 {
+                    break;
+                }
+                let r = unordered.trailing_zeros() as usize;
+                unordered &= unordered - 1;
+                r
+            };
             for c in &self.t.castlings[king * 64 + rook] {
                 if c.empty & self.occ != 0 {
                     continue;
@@ -848,7 +933,7 @@ impl Backend for Bits<'_> {
                     out.push(Move {
                         from: king as u16,
                         to: c.king_to,
-                        aux: r,
+                        aux: rook as u16,
                         aux2: c.rook_to,
                         kind: MoveKind::Castle,
                         promotion: 0,
@@ -867,44 +952,56 @@ impl Backend for Bits<'_> {
         which: GenType,
         out: &mut impl MoveSink,
     ) -> bool {
-        let allowed = self.gen_mask(which);
-        for (kind, &role) in self.t.roles.iter().enumerate() {
+        let t = self.t;
+        for &kind in &t.kinds_by_role[Role::Royal as usize] {
+            let mut pieces = self.ours & self.kinds[kind as usize];
+            while pieces != 0 {
+                let from = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                self.king_moves(from, kind as usize, which, out);
+            }
+        }
+        if only_king {
+            return true;
+        }
+        for &kind in &t.kinds_by_role[Role::Pawn as usize] {
+            let kind = kind as usize;
             let mut pieces = self.ours & self.kinds[kind];
-            match role {
-                Role::Royal => {
-                    while pieces != 0 {
-                        let from = pieces.trailing_zeros() as usize;
-                        pieces &= pieces - 1;
-                        self.king_moves(from, kind, which, out);
-                    }
+            if pos.en_passant().is_none() {
+                // A pawn moved set-wise has only en passant left.
+                pieces &= !handled;
+            }
+            while pieces != 0 {
+                let from = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                let mask = self.mask_for(from);
+                let setwise = handled >> from & 1 != 0;
+                legal::pawn_moves(pos, self.us, self, from, kind, mask, setwise, which, out);
+            }
+        }
+        let allowed = self.gen_mask(which);
+        let occ = self.occ;
+        for &kind in &t.kinds_by_role[Role::Piece as usize] {
+            let kind = kind as usize;
+            let pieces = self.ours & self.kinds[kind];
+            if pieces == 0 {
+                continue;
+            }
+            // The kind's tables looked up once for all its pieces; the
+            // usual shapes (a leaper, a slider of one or two magic tables)
+            // without the general lookup.
+            let leaps = self.v.kind_leap[kind].map(|li| &t.leaps[li]);
+            match (leaps, &t.kind_magics[kind][..]) {
+                (Some(l), []) => self.piece_targets(pieces, allowed, out, |from| l[from & 63]),
+                (None, [m]) => {
+                    self.piece_targets(pieces, allowed, out, |from| m.attacks(from, occ))
                 }
-                _ if only_king => {}
-                Role::Pawn => {
-                    if pos.en_passant().is_none() {
-                        // A pawn moved set-wise has only en passant left.
-                        pieces &= !handled;
-                    }
-                    while pieces != 0 {
-                        let from = pieces.trailing_zeros() as usize;
-                        pieces &= pieces - 1;
-                        let mask = self.mask_for(from);
-                        let setwise = handled >> from & 1 != 0;
-                        legal::pawn_moves(
-                            pos, self.us, self, from, kind, mask, setwise, which, out,
-                        );
-                    }
-                }
-                Role::Piece => {
-                    while pieces != 0 {
-                        let from = pieces.trailing_zeros() as usize;
-                        pieces &= pieces - 1;
-                        let mask = if self.pinned >> from & 1 != 0 {
-                            self.mask_for(from)
-                        } else {
-                            self.check_mask
-                        };
-                        out.push_targets(from, self.targets(from, kind) & allowed & mask);
-                    }
+                (None, [m, n]) => self.piece_targets(pieces, allowed, out, |from| {
+                    m.attacks(from, occ) | n.attacks(from, occ)
+                }),
+                _ => {
+                    let this = &*self;
+                    this.piece_targets(pieces, allowed, out, |from| this.targets(from, kind))
                 }
             }
         }
@@ -918,11 +1015,11 @@ impl Backend for Bits<'_> {
         };
         self.king = king;
         for gi in 0..self.t.ray_groups.len() {
-            let mut snipers = lines.group_rays[gi * 64 + king] & self.ray_checkers[gi];
+            let mut snipers = lines.group_rays[gi][king & 63] & self.ray_checkers[gi];
             while snipers != 0 {
                 let s = snipers.trailing_zeros() as usize;
                 snipers &= snipers - 1;
-                let line = lines.between[king * 64 + s];
+                let line = lines.between[king & 63][s & 63];
                 let blockers = line & self.occ & !(1 << s);
                 if blockers == 0 {
                     self.check_mask &= line;
@@ -982,8 +1079,8 @@ impl Backend for Bits<'_> {
     #[inline(always)]
     fn contact_checks(&mut self, _pos: &Position, _us: Seat, king: Cell) {
         let t = self.t;
-        for li in 0..t.leaps.len() / 64 {
-            let mut hits = t.leap_sources[li * 64 + king] & self.leap_checkers[li];
+        for (sources, &checkers) in t.leap_sources.iter().zip(&self.leap_checkers) {
+            let mut hits = sources[king & 63] & checkers;
             while hits != 0 {
                 let c = hits & hits.wrapping_neg();
                 hits &= hits - 1;
@@ -993,7 +1090,7 @@ impl Backend for Bits<'_> {
         }
         for &(q, k, _) in &self.v.checking_pawns[self.us] {
             let pawns = self.pos.set_word(q.index()) & self.kinds[k];
-            let mut hits = t.pawn_attackers[(q.index() * t.kinds + k) * 64 + king] & pawns;
+            let mut hits = t.pawn_attackers[q.index() * t.kinds + k][king & 63] & pawns;
             while hits != 0 {
                 let c = hits & hits.wrapping_neg();
                 hits &= hits - 1;
@@ -1015,19 +1112,15 @@ impl Backend for Bits<'_> {
 
     #[inline(always)]
     fn mask_for(&self, from: Cell) -> u64 {
-        let mut allowed = self.check_mask;
-        if self.pinned >> from & 1 != 0 {
-            if let Some(lines) = &self.t.lines {
-                // A pinned piece stays on the king's line through it.
-                return allowed & lines.through[self.king * 64 + from];
-            }
-            for pin in &self.pins {
-                if pin.0 as usize == from {
-                    allowed &= pin.1;
-                }
-            }
+        let allowed = self.check_mask;
+        if self.pinned >> from & 1 == 0 {
+            return allowed;
         }
-        allowed
+        match &self.t.lines {
+            // A pinned piece stays on the king's line through it.
+            Some(lines) => allowed & lines.through[self.king & 63][from & 63],
+            None => allowed & self.pin_lines(from),
+        }
     }
 
     #[inline(always)]
@@ -1068,10 +1161,25 @@ impl Backend for Bits<'_> {
                 } {
                     out.push_shifted(targets & !promoting, delta, false);
                 }
-                let mut p = promoting;
-                while p != 0 {
-                    let to = p.trailing_zeros() as i32;
-                    p &= p - 1;
+                if promoting != 0 {
+                    promotions(v, us, promoting, delta, capture, which, out);
+                }
+            }
+            /// The promotions onto `promoting` (out of line: rare).
+            #[cold]
+            #[inline(never)]
+            fn promotions(
+                v: &Variant,
+                us: Seat,
+                mut promoting: u64,
+                delta: i32,
+                capture: bool,
+                which: GenType,
+                out: &mut impl MoveSink,
+            ) {
+                while promoting != 0 {
+                    let to = promoting.trailing_zeros() as i32;
+                    promoting &= promoting - 1;
                     let m = Move::normal((to - delta) as usize, to as usize);
                     push_pawn_move(v, us, m, capture, which, out);
                 }
@@ -1111,7 +1219,7 @@ impl Backend for Bits<'_> {
         out: &mut impl MoveSink,
     ) {
         let (t, v, us) = (self.t, self.v, self.us);
-        let caps = t.pawn_captures[(us.index() * t.kinds + kind) * 64 + from];
+        let caps = t.pawn_captures[us.index() * t.kinds + kind][from & 63];
         let targets = if setwise {
             0
         } else {
@@ -1140,7 +1248,7 @@ impl Backend for Bits<'_> {
         let occ_without = self.occ & !(1u64 << from);
         let mut targets = 0u64;
         if let Some(li) = self.v.kind_leap[kind] {
-            targets |= t.leaps[li * 64 + from];
+            targets |= t.leaps[li][from & 63];
         }
         for m in &t.kind_magics[kind] {
             targets |= m.attacks(from, self.occ);

@@ -70,7 +70,7 @@ pub(crate) trait Backend {
     }
     /// Pushes the legal castlings of `us`'s king on `king` (not in check):
     /// [`generate_castling`], which backends may answer faster.
-    fn castlings(&mut self, pos: &Position, us: Seat, king: Cell, out: &mut impl MoveSink) {
+    fn castlings<S: MoveSink>(&mut self, pos: &Position, us: Seat, king: Cell, out: &mut S) {
         generate_castling(pos, us, king, out);
     }
     /// The first occupied cell of the ray from `king` along `d`.

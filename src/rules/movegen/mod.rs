@@ -346,9 +346,11 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut g = MoveGen::new(pos.variant());
+    // The thread's generator: the root moves of a divided perft share
+    // one per thread instead of building the tables once per move.
+    let v = pos.variant().clone();
     let mut lists = vec![Vec::new(); depth as usize];
-    perft_inner(pos, depth, &mut g, &mut lists)
+    with_generator(&v, |g| perft_inner(pos, depth, g, &mut lists))
 }
 
 /// Perft split by root move, the root moves searched in parallel by rayon
