@@ -83,13 +83,6 @@ pub(crate) struct Tables {
     /// Distinct slider-kind masks with the directions that use them, for
     /// the attack test: (mask of kinds attacking from the far end, dirs).
     ray_groups: Vec<(u16, Vec<usize>)>,
-    /// Per ray group (the first `group_count`): its mask of kinds, as in
-    /// `ray_groups`, in a fixed array for the per-generation set-up.
-    group_kinds: [u16; 8],
-    group_count: usize,
-    /// Per leap table (the first `leap_count`): the kinds that leap by it.
-    leap_kinds: [u16; 8],
-    leap_count: usize,
     /// Per ray group: the magic table of its directions.
     ray_group_magics: Vec<Arc<MagicTable>>,
     /// Per kind: magic tables whose union are its slides (empty for
@@ -575,10 +568,6 @@ impl Tables {
             kinds: v.kinds.len(),
             pawn_captures: per_cell(&pawn_captures),
             pawn_attackers: per_cell(&pawn_attackers),
-            group_kinds: std::array::from_fn(|gi| ray_groups.get(gi).map_or(0, |g| g.0)),
-            group_count: ray_groups.len(),
-            leap_kinds: std::array::from_fn(|li| v.kinds_by_leap.get(li).copied().unwrap_or(0)),
-            leap_count: v.leaps.len(),
             ray_groups,
             ray_group_magics: Vec::new(),
             kind_magics: Vec::new(),
@@ -721,11 +710,11 @@ impl<'a> Bits<'a> {
             out & checking
         };
         let mut ray_checkers = [0u64; 8];
-        for (slot, &mask) in ray_checkers.iter_mut().zip(&t.group_kinds[..t.group_count]) {
-            *slot = of_kinds(mask);
+        for (slot, (mask, _)) in ray_checkers.iter_mut().zip(&t.ray_groups) {
+            *slot = of_kinds(*mask);
         }
         let mut leap_checkers = [0u64; 8];
-        for (slot, &mask) in leap_checkers.iter_mut().zip(&t.leap_kinds[..t.leap_count]) {
+        for (slot, &mask) in leap_checkers.iter_mut().zip(&v.kinds_by_leap) {
             *slot = of_kinds(mask);
         }
         Bits {
@@ -756,8 +745,8 @@ impl<'a> Bits<'a> {
             | (if which.captures() { self.capturable } else { 0 })
     }
 
-    /// The cells the (non-royal, non-pawn) piece of `kind` on `from`
-    /// leaps or slides to (up to and including the first occupied cell).
+    /// The cells the piece of `kind` on `from` leaps or slides to (up to
+    /// and including the first occupied cell).
     #[inline(always)]
     fn targets(&self, from: Cell, kind: usize) -> u64 {
         let t = self.t;
@@ -785,12 +774,37 @@ impl<'a> Bits<'a> {
         while pieces != 0 {
             let from = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
-            let mask = if self.pinned >> from & 1 != 0 {
-                self.mask_for(from)
-            } else {
-                self.check_mask
-            };
-            out.push_targets(from, targets(from) & allowed & mask);
+            out.push_targets(from, targets(from) & allowed & self.mask_for(from));
+        }
+    }
+
+    /// The legal castlings of the king on `king` with our rook on `rook`
+    /// (which holds a right): the cells between empty, the cells the king
+    /// crosses unattacked, the king safe on the board after the move.
+    #[inline(always)]
+    fn castlings_with(&self, king: Cell, rook: Cell, out: &mut impl MoveSink) {
+        for c in &self.t.castlings[king * 64 + rook] {
+            if c.empty & self.occ != 0 {
+                continue;
+            }
+            let mut crossed = c.crossed;
+            let mut safe = true;
+            while crossed != 0 && safe {
+                safe = !self.attacked(crossed.trailing_zeros() as usize, self.occ);
+                crossed &= crossed - 1;
+            }
+            let (king_to, rook_to) = (c.king_to as usize, c.rook_to as usize);
+            let after = self.occ & !(1 << king | 1 << rook) | 1 << king_to | 1 << rook_to;
+            if safe && !self.attacked(king_to, after) {
+                out.push(Move {
+                    from: king as u16,
+                    to: c.king_to,
+                    aux: rook as u16,
+                    aux2: c.rook_to,
+                    kind: MoveKind::Castle,
+                    promotion: 0,
+                });
+            }
         }
     }
 
@@ -893,52 +907,18 @@ impl Backend for Bits<'_> {
         // list takes them in the order the rights were granted, as the
         // generic rules do.
         let ours = self.pos.castling_word() & self.ours;
-        if ours == 0 {
-            return;
-        }
-        let mut rights = if S::ORDERED {
-            self.pos.castling().iter()
+        if S::ORDERED {
+            for &rook in self.pos.castling() {
+                if ours >> rook & 1 != 0 {
+                    self.castlings_with(king, rook as usize, out);
+                }
+            }
         } else {
-            [].iter()
-        };
-        let mut unordered = ours;
-        loop {
-            let rook = if S::ORDERED {
-                match rights.next() {
-                    Some(&r) if ours >> r & 1 != 0 => r as usize,
-                    Some(_) => continue,
-                    None => break,
-                }
-            } else {
-                if unordered == 0 {
-                    break;
-                }
-                let r = unordered.trailing_zeros() as usize;
-                unordered &= unordered - 1;
-                r
-            };
-            for c in &self.t.castlings[king * 64 + rook] {
-                if c.empty & self.occ != 0 {
-                    continue;
-                }
-                let mut crossed = c.crossed;
-                let mut safe = true;
-                while crossed != 0 && safe {
-                    safe = !self.attacked(crossed.trailing_zeros() as usize, self.occ);
-                    crossed &= crossed - 1;
-                }
-                let (king_to, rook_to) = (c.king_to as usize, c.rook_to as usize);
-                let after = self.occ & !(1 << king | 1 << rook) | 1 << king_to | 1 << rook_to;
-                if safe && !self.attacked(king_to, after) {
-                    out.push(Move {
-                        from: king as u16,
-                        to: c.king_to,
-                        aux: rook as u16,
-                        aux2: c.rook_to,
-                        kind: MoveKind::Castle,
-                        promotion: 0,
-                    });
-                }
+            let mut rooks = ours;
+            while rooks != 0 {
+                let rook = rooks.trailing_zeros() as usize;
+                rooks &= rooks - 1;
+                self.castlings_with(king, rook, out);
             }
         }
     }
@@ -1244,16 +1224,8 @@ impl Backend for Bits<'_> {
 
     #[inline(always)]
     fn king_moves(&mut self, from: Cell, kind: usize, which: GenType, out: &mut impl MoveSink) {
-        let t = self.t;
         let occ_without = self.occ & !(1u64 << from);
-        let mut targets = 0u64;
-        if let Some(li) = self.v.kind_leap[kind] {
-            targets |= t.leaps[li][from & 63];
-        }
-        for m in &t.kind_magics[kind] {
-            targets |= m.attacks(from, self.occ);
-        }
-        targets &= self.gen_mask(which);
+        let mut targets = self.targets(from, kind) & self.gen_mask(which);
         while targets != 0 {
             let to = targets.trailing_zeros() as usize;
             targets &= targets - 1;
