@@ -247,6 +247,13 @@ pub struct Position {
     variant: Arc<Variant>,
     board: Vec<Piece>,
     /// Bitboards: one per seat, then one per kind, then all occupied.
+    ///
+    /// Invariant (make and unmake index it unchecked, its hottest
+    /// stores): `words` words for each seat, each kind and the occupancy,
+    /// the length fixed at construction; the seats and kinds indexed are
+    /// those of pieces of the variant (every piece on the board or put on
+    /// it is one) and the words those of cells of the board (`cell >> 6 <
+    /// words`). Debug builds check every index.
     bits: Vec<u64>,
     words: usize,
     royal: ArrayVec<u16, 16>,
@@ -509,9 +516,11 @@ impl Position {
         let kind_base = (v.seat_count() + kind) * w;
         let occ_base = (v.seat_count() + v.kinds.len()) * w;
         self.board[cell] = p;
-        self.bits[seat * w + word] |= bit;
-        self.bits[kind_base + word] |= bit;
-        self.bits[occ_base + word] |= bit;
+        for i in [seat * w + word, kind_base + word, occ_base + word] {
+            debug_assert!(i < self.bits.len());
+            // SAFETY: the invariant of `Position::bits`.
+            unsafe { *self.bits.get_unchecked_mut(i) |= bit };
+        }
         if HASH {
             self.hash ^= v.zobrist.piece(cell, p);
         }
@@ -539,8 +548,12 @@ impl Position {
         self.board[from] = EMPTY;
         self.board[to] = p;
         for base in bases {
-            self.bits[base + from_word] ^= from_bit;
-            self.bits[base + to_word] ^= to_bit;
+            debug_assert!(base + from_word.max(to_word) < self.bits.len());
+            // SAFETY: the invariant of `Position::bits`.
+            unsafe {
+                *self.bits.get_unchecked_mut(base + from_word) ^= from_bit;
+                *self.bits.get_unchecked_mut(base + to_word) ^= to_bit;
+            }
         }
         if HASH {
             self.hash ^= v.zobrist.piece(from, p) ^ v.zobrist.piece(to, p);
@@ -566,9 +579,11 @@ impl Position {
         let kind_base = (v.seat_count() + kind) * w;
         let occ_base = (v.seat_count() + v.kinds.len()) * w;
         self.board[cell] = EMPTY;
-        self.bits[seat * w + word] &= bit;
-        self.bits[kind_base + word] &= bit;
-        self.bits[occ_base + word] &= bit;
+        for i in [seat * w + word, kind_base + word, occ_base + word] {
+            debug_assert!(i < self.bits.len());
+            // SAFETY: the invariant of `Position::bits`.
+            unsafe { *self.bits.get_unchecked_mut(i) &= bit };
+        }
         if HASH {
             self.hash ^= v.zobrist.piece(cell, p);
         }
@@ -601,6 +616,22 @@ impl Position {
     /// mover is the owner of the piece on the start cell (the seat to move
     /// for the null move).
     pub fn make(&mut self, m: Move) {
+        self.make_step::<true>(m);
+    }
+
+    /// [`Position::make`] without keeping the hash up to date: for
+    /// counting (perft), where nothing reads the hash before the
+    /// [`Position::unmake`] that restores the saved one. The rare changes
+    /// (castling rights lost, seats out, other seatings' turns) still hash;
+    /// the take-back restores the hash either way.
+    #[inline]
+    pub(crate) fn make_unhashed(&mut self, m: Move) {
+        self.make_step::<false>(m);
+    }
+
+    /// Plays `m`, updating the hash on the common paths only if `HASH`.
+    #[inline(always)]
+    fn make_step<const HASH: bool>(&mut self, m: Move) {
         let from = m.from as usize;
         let to = m.to as usize;
         let moving = self.board[from];
@@ -611,7 +642,9 @@ impl Position {
         };
         let mut undo = self.undo_record(m, moving);
         self.history.push(self.hash);
-        if let Some(ep) = self.ep.take() {
+        if let Some(ep) = self.ep.take()
+            && HASH
+        {
             self.hash ^= self.variant.zobrist.ep[ep.target as usize];
         }
         let mut irreversible = matches!(m.kind, MoveKind::Null | MoveKind::Out)
@@ -625,20 +658,20 @@ impl Position {
                 self.put(m.aux2 as usize, rook);
             }
             MoveKind::EnPassant => {
-                undo.captured = self.remove(m.aux as usize);
-                self.relocate::<true>(from, to);
+                undo.captured = self.remove_hashed::<HASH>(m.aux as usize);
+                self.relocate::<HASH>(from, to);
             }
             MoveKind::Normal | MoveKind::DoubleStep => {
                 if self.board[to] != EMPTY {
-                    undo.captured = self.remove(to);
+                    undo.captured = self.remove_hashed::<HASH>(to);
                     irreversible = true;
                 }
                 match m.promotion_kind() {
                     Some(k) => {
-                        self.remove(from);
-                        self.put(to, piece(mover, k));
+                        self.remove_hashed::<HASH>(from);
+                        self.put_hashed::<HASH>(to, piece(mover, k));
                     }
-                    None => self.relocate::<true>(from, to),
+                    None => self.relocate::<HASH>(from, to),
                 }
             }
         }
@@ -663,13 +696,15 @@ impl Position {
             // king is attacked, else stalemated.
             out = self.seat_out(mover, self.fate_without_moves(mover), &mut undo);
         }
-        self.pass_turn(mover, out);
+        self.pass_turn::<HASH>(mover, out);
         if m.kind == MoveKind::DoubleStep && self.ep_capturable(mover, m.aux as usize) {
             self.ep = Some(EnPassant {
                 target: m.aux,
                 pawn: m.to,
             });
-            self.hash ^= self.variant.zobrist.ep[m.aux as usize];
+            if HASH {
+                self.hash ^= self.variant.zobrist.ep[m.aux as usize];
+            }
         }
         self.stack.push(undo);
     }
@@ -753,8 +788,10 @@ impl Position {
 
     /// Hands the turn on after `mover` decided (`out`: the seats out after
     /// the step), updating the hash and the move number.
+    /// Two alternating seats' turn is hashed only if `HASH` (see
+    /// [`Position::make_unhashed`]).
     #[inline(always)]
-    pub(crate) fn pass_turn(&mut self, mover: Seat, out: SeatSet) {
+    fn pass_turn<const HASH: bool>(&mut self, mover: Seat, out: SeatSet) {
         let v = &*self.variant;
         if v.seating.is_alternating_pair()
             && out.is_empty()
@@ -764,7 +801,9 @@ impl Position {
             // Two seats alternating (chess): the other seat moves next, and
             // a new move number starts with the first seat.
             let next = Seat::new(1 - now.index());
-            self.hash ^= v.zobrist.to_move(now) ^ v.zobrist.to_move(next);
+            if HASH {
+                self.hash ^= v.zobrist.to_move(now) ^ v.zobrist.to_move(next);
+            }
             if next == Seat::FIRST {
                 self.fullmove += 1;
             }
@@ -916,27 +955,30 @@ impl Position {
     /// Takes back the last step.
     pub fn unmake(&mut self) {
         // The pieces go back without touching the hash: the saved one is
-        // restored at the end.
-        let Some(undo) = self.stack.pop() else {
+        // restored at the end. The record is read in place (not popped as
+        // a copy): the fields the pieces need first, the rest straight
+        // into the position.
+        let Some(undo) = self.stack.last() else {
             return;
         };
+        let (m, moved, captured) = (undo.mv, undo.moved, undo.captured);
+        let (removed, joint, changed) = (undo.removed, undo.joint, undo.changed);
         self.history.pop();
-        let m = undo.mv;
-        for _ in 0..undo.removed {
+        for _ in 0..removed {
             let (cell, p) = self
                 .changed
                 .pop()
                 .expect("invariant: a move records every piece it removed");
             self.put_hashed::<false>(cell as usize, p);
         }
-        if undo.joint {
+        if joint {
             self.exchange = self
                 .exchanges
                 .pop()
                 .expect("invariant: every joint step pushed its exchange state");
         }
-        if undo.changed > 0 {
-            for _ in 0..undo.changed {
+        if changed > 0 {
+            for _ in 0..changed {
                 let (cell, old) = self
                     .changed
                     .pop()
@@ -962,27 +1004,31 @@ impl Position {
                 }
                 MoveKind::EnPassant => {
                     self.relocate::<false>(to, from);
-                    self.put_hashed::<false>(m.aux as usize, undo.captured);
+                    self.put_hashed::<false>(m.aux as usize, captured);
                 }
                 MoveKind::Normal | MoveKind::DoubleStep => {
                     if m.promotion == 0 {
                         self.relocate::<false>(to, from);
                     } else {
                         self.remove_hashed::<false>(to);
-                        self.put_hashed::<false>(from, undo.moved);
+                        self.put_hashed::<false>(from, moved);
                     }
-                    if undo.captured != EMPTY {
-                        self.put_hashed::<false>(to, undo.captured);
+                    if captured != EMPTY {
+                        self.put_hashed::<false>(to, captured);
                     }
                 }
             }
         }
+        // The record read above is still the last (nothing pops it).
+        let last = self.stack.len() - 1;
+        let undo = &self.stack[last];
         self.castling = undo.castling;
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
         self.fullmove = undo.fullmove;
         self.state = undo.turn;
         self.hash = undo.hash;
+        self.stack.truncate(last);
     }
 
     /// Whether a seat of the next turn that may capture `mover`'s pieces

@@ -83,11 +83,19 @@ pub(crate) struct Tables {
     /// Distinct slider-kind masks with the directions that use them, for
     /// the attack test: (mask of kinds attacking from the far end, dirs).
     ray_groups: Vec<(u16, Vec<usize>)>,
+    /// Per ray group: its mask of kinds (as in `ray_groups`; a fixed
+    /// array, read without bounds checks in the backend's unrolled loops).
+    group_kinds: [u16; 8],
+    /// Per leap table: the kinds that leap by it (`Variant::kinds_by_leap`).
+    leap_kinds: [u16; 8],
     /// Per ray group: the magic table of its directions.
     ray_group_magics: Vec<Arc<MagicTable>>,
     /// Per kind: magic tables whose union are its slides (empty for
     /// non-sliders).
     kind_magics: Vec<Vec<Arc<MagicTable>>>,
+    /// The kinds of [`Role::Piece`], in increasing order, each with the
+    /// shape of its moves (the counter's loop looks nothing else up).
+    piece_shapes: Vec<(usize, PieceShape)>,
     /// Per (cell, direction): the whole ray on the empty board.
     full_rays: Vec<u64>,
     /// Per player and kind (`player * kinds + kind`): set-wise pawn steps,
@@ -117,6 +125,21 @@ struct CastlingMasks {
     crossed: u64,
     king_to: u16,
     rook_to: u16,
+}
+
+/// How the counter takes the targets of a kind of [`Role::Piece`]: the
+/// usual shapes with their tables at hand, any other by
+/// [`Bits::targets`].
+#[derive(Debug)]
+enum PieceShape {
+    /// Leaps of one table (its index), no slides.
+    Leaper(usize),
+    /// Slides of one magic table, no leaps.
+    Slider(Arc<MagicTable>),
+    /// Slides of two magic tables (a queen's), no leaps.
+    TwoSliders(Arc<MagicTable>, Arc<MagicTable>),
+    /// Any other combination.
+    General,
 }
 
 /// How the generator moves the pieces of a kind.
@@ -436,6 +459,14 @@ impl Tables {
         if ray_groups.len() > 8 || v.leaps.len() > 8 {
             return None;
         }
+        let mut group_kinds = [0u16; 8];
+        for (slot, (mask, _)) in group_kinds.iter_mut().zip(&ray_groups) {
+            *slot = *mask;
+        }
+        let mut leap_kinds = [0u16; 8];
+        for (slot, &mask) in leap_kinds.iter_mut().zip(&v.kinds_by_leap) {
+            *slot = mask;
+        }
         let promotion_zone = v
             .promotion_zone
             .values()
@@ -568,9 +599,12 @@ impl Tables {
             kinds: v.kinds.len(),
             pawn_captures: per_cell(&pawn_captures),
             pawn_attackers: per_cell(&pawn_attackers),
+            group_kinds,
+            leap_kinds,
             ray_groups,
             ray_group_magics: Vec::new(),
             kind_magics: Vec::new(),
+            piece_shapes: Vec::new(),
             full_rays,
             promotion_zone,
         };
@@ -599,7 +633,7 @@ impl Tables {
             .iter()
             .map(|(_, dirs)| table_for(dirs))
             .collect::<Option<_>>()?;
-        let kind_magics = v
+        let kind_magics: Vec<Vec<Arc<MagicTable>>> = v
             .kinds
             .iter()
             .map(|k| {
@@ -614,6 +648,19 @@ impl Tables {
                 classes.iter().map(|c| table_for(c)).collect()
             })
             .collect::<Option<_>>()?;
+        t.piece_shapes = t.kinds_by_role[Role::Piece as usize]
+            .iter()
+            .map(|&kind| {
+                let kind = kind as usize;
+                let shape = match (v.kind_leap[kind], &kind_magics[kind][..]) {
+                    (Some(li), []) => PieceShape::Leaper(li),
+                    (None, [m]) => PieceShape::Slider(m.clone()),
+                    (None, [m, n]) => PieceShape::TwoSliders(m.clone(), n.clone()),
+                    _ => PieceShape::General,
+                };
+                (kind, shape)
+            })
+            .collect();
         t.ray_group_magics = ray_group_magics;
         t.kind_magics = kind_magics;
         Some(t)
@@ -644,14 +691,26 @@ impl Tables {
     }
 }
 
+impl Tables {
+    /// The numbers of ray groups and of leap tables, by which
+    /// [`MoveGen::generate_for`](super::MoveGen::generate_for) picks a
+    /// backend specialised for them.
+    pub(crate) fn shape(&self) -> (usize, usize) {
+        (self.ray_groups.len(), self.leap_sources.len())
+    }
+}
+
 /// Magic tables already built, per board and direction set.
 fn magic_cache() -> &'static Mutex<HashMap<String, Arc<MagicTable>>> {
     static CACHE: OnceLock<Mutex<HashMap<String, Arc<MagicTable>>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-/// The bitboard backend for one generation.
-pub(crate) struct Bits<'a> {
+/// The bitboard backend for one generation. `G` and `L` are the variant's
+/// numbers of ray groups and leap tables where the generator was
+/// specialised for them (chess: 2 and 2), so that the loops over them
+/// unroll; 0 and 0 take both from the tables.
+pub(crate) struct Bits<'a, const G: usize, const L: usize> {
     t: &'a Tables,
     pos: &'a Position,
     v: &'a Variant,
@@ -679,10 +738,26 @@ pub(crate) struct Bits<'a> {
     king: Cell,
 }
 
-impl<'a> Bits<'a> {
-    /// A backend for `us`'s moves in `pos` with the tables of its variant.
+impl<'a, const G: usize, const L: usize> Bits<'a, G, L> {
+    /// The number of ray groups (`G`, or the tables' where `G` is 0).
     #[inline(always)]
-    pub(crate) fn new(t: &'a Tables, pos: &'a Position, us: Seat) -> Bits<'a> {
+    fn groups(&self) -> usize {
+        if G > 0 { G } else { self.t.ray_groups.len() }
+    }
+
+    /// The number of leap tables (`L`, or the tables' where `L` is 0).
+    #[inline(always)]
+    fn leap_tables(&self) -> usize {
+        if L > 0 { L } else { self.t.leap_sources.len() }
+    }
+
+    /// A backend for `us`'s moves in `pos` with the tables of its variant
+    /// (which have `G` ray groups and `L` leap tables where these are not
+    /// 0).
+    #[inline(always)]
+    pub(crate) fn new(t: &'a Tables, pos: &'a Position, us: Seat) -> Self {
+        debug_assert!(G == 0 || G == t.ray_groups.len());
+        debug_assert!(L == 0 || L == t.leap_sources.len());
         let v = &**pos.variant();
         let seats = v.seat_count();
         // One word per set: the seats', the kinds', all occupied.
@@ -709,12 +784,18 @@ impl<'a> Bits<'a> {
             }
             out & checking
         };
+        let groups = if G > 0 { G } else { t.ray_groups.len() };
+        let leap_tables = if L > 0 { L } else { t.leap_sources.len() };
         let mut ray_checkers = [0u64; 8];
-        for (slot, (mask, _)) in ray_checkers.iter_mut().zip(&t.ray_groups) {
-            *slot = of_kinds(*mask);
+        for (slot, &mask) in ray_checkers.iter_mut().zip(&t.group_kinds).take(groups) {
+            *slot = of_kinds(mask);
         }
         let mut leap_checkers = [0u64; 8];
-        for (slot, &mask) in leap_checkers.iter_mut().zip(&v.kinds_by_leap) {
+        for (slot, &mask) in leap_checkers
+            .iter_mut()
+            .zip(&t.leap_kinds)
+            .take(leap_tables)
+        {
             *slot = of_kinds(mask);
         }
         Bits {
@@ -784,27 +865,58 @@ impl<'a> Bits<'a> {
     #[inline(always)]
     fn castlings_with(&self, king: Cell, rook: Cell, out: &mut impl MoveSink) {
         for c in &self.t.castlings[king * 64 + rook] {
-            if c.empty & self.occ != 0 {
-                continue;
+            if c.empty & self.occ == 0 {
+                self.castle_if_safe(king, rook, c, out);
             }
-            let mut crossed = c.crossed;
-            let mut safe = true;
-            while crossed != 0 && safe {
-                safe = !self.attacked(crossed.trailing_zeros() as usize, self.occ);
-                crossed &= crossed - 1;
-            }
-            let (king_to, rook_to) = (c.king_to as usize, c.rook_to as usize);
-            let after = self.occ & !(1 << king | 1 << rook) | 1 << king_to | 1 << rook_to;
-            if safe && !self.attacked(king_to, after) {
-                out.push(Move {
-                    from: king as u16,
-                    to: c.king_to,
-                    aux: rook as u16,
-                    aux2: c.rook_to,
-                    kind: MoveKind::Castle,
-                    promotion: 0,
-                });
-            }
+        }
+    }
+
+    /// The castling `c` of the king on `king` with `rook`, whose cells
+    /// between are empty, if the king crosses no attacked cell and is safe
+    /// after it (out of line: most castlings are blocked, and inlined the
+    /// attack test's set-up would be paid by every generation).
+    #[inline(never)]
+    fn castle_if_safe(&self, king: Cell, rook: Cell, c: &CastlingMasks, out: &mut impl MoveSink) {
+        let mut crossed = c.crossed;
+        let mut safe = true;
+        while crossed != 0 && safe {
+            safe = !self.attacked(crossed.trailing_zeros() as usize, self.occ);
+            crossed &= crossed - 1;
+        }
+        let (king_to, rook_to) = (c.king_to as usize, c.rook_to as usize);
+        let after = self.occ & !(1 << king | 1 << rook) | 1 << king_to | 1 << rook_to;
+        if safe && !self.attacked(king_to, after) {
+            out.push(Move {
+                from: king as u16,
+                to: c.king_to,
+                aux: rook as u16,
+                aux2: c.rook_to,
+                kind: MoveKind::Castle,
+                promotion: 0,
+            });
+        }
+    }
+
+    /// The moves of the pawns of `kind` on `pieces` one by one: those not
+    /// moved set-wise (pinned, or on boards whose pawn steps are not index
+    /// shifts), and en passant (out of line: with set-wise pawns this is
+    /// rare, and inlined its set-up would be paid by every generation).
+    #[inline(never)]
+    fn pawns_one_by_one(
+        &mut self,
+        pos: &Position,
+        kind: usize,
+        mut pieces: u64,
+        handled: u64,
+        which: GenType,
+        out: &mut impl MoveSink,
+    ) {
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            let mask = self.mask_for(from);
+            let setwise = handled >> from & 1 != 0;
+            legal::pawn_moves(pos, self.us, self, from, kind, mask, setwise, which, out);
         }
     }
 
@@ -841,14 +953,14 @@ impl<'a> Bits<'a> {
                 return true;
             }
         }
-        for (sources, &attackers) in t.leap_sources.iter().zip(&self.leap_checkers) {
-            if sources[cell & 63] & attackers != 0 {
+        for li in 0..self.leap_tables() {
+            if t.leap_sources[li][cell & 63] & self.leap_checkers[li] != 0 {
                 return true;
             }
         }
-        for (gi, magic) in t.ray_group_magics.iter().enumerate() {
+        for gi in 0..self.groups() {
             let attackers = self.ray_checkers[gi] & occ;
-            if attackers != 0 && magic.attacks(cell, occ) & attackers != 0 {
+            if attackers != 0 && t.ray_group_magics[gi].attacks(cell, occ) & attackers != 0 {
                 return true;
             }
         }
@@ -872,7 +984,7 @@ impl Iterator for BitCells {
     }
 }
 
-impl Backend for Bits<'_> {
+impl<const G: usize, const L: usize> Backend for Bits<'_, G, L> {
     type Mask = u64;
     type Pieces = BitCells;
 
@@ -951,37 +1063,33 @@ impl Backend for Bits<'_> {
                 // A pawn moved set-wise has only en passant left.
                 pieces &= !handled;
             }
-            while pieces != 0 {
-                let from = pieces.trailing_zeros() as usize;
-                pieces &= pieces - 1;
-                let mask = self.mask_for(from);
-                let setwise = handled >> from & 1 != 0;
-                legal::pawn_moves(pos, self.us, self, from, kind, mask, setwise, which, out);
+            if pieces != 0 {
+                self.pawns_one_by_one(pos, kind, pieces, handled, which, out);
             }
         }
         let allowed = self.gen_mask(which);
         let occ = self.occ;
-        for &kind in &t.kinds_by_role[Role::Piece as usize] {
-            let kind = kind as usize;
-            let pieces = self.ours & self.kinds[kind];
+        for (kind, shape) in &t.piece_shapes {
+            let pieces = self.ours & self.kinds[*kind];
             if pieces == 0 {
                 continue;
             }
             // The kind's tables looked up once for all its pieces; the
-            // usual shapes (a leaper, a slider of one or two magic tables)
-            // without the general lookup.
-            let leaps = self.v.kind_leap[kind].map(|li| &t.leaps[li]);
-            match (leaps, &t.kind_magics[kind][..]) {
-                (Some(l), []) => self.piece_targets(pieces, allowed, out, |from| l[from & 63]),
-                (None, [m]) => {
+            // usual shapes without the general lookup.
+            match shape {
+                PieceShape::Leaper(li) => {
+                    let l = &t.leaps[*li];
+                    self.piece_targets(pieces, allowed, out, |from| l[from & 63])
+                }
+                PieceShape::Slider(m) => {
                     self.piece_targets(pieces, allowed, out, |from| m.attacks(from, occ))
                 }
-                (None, [m, n]) => self.piece_targets(pieces, allowed, out, |from| {
+                PieceShape::TwoSliders(m, n) => self.piece_targets(pieces, allowed, out, |from| {
                     m.attacks(from, occ) | n.attacks(from, occ)
                 }),
-                _ => {
+                PieceShape::General => {
                     let this = &*self;
-                    this.piece_targets(pieces, allowed, out, |from| this.targets(from, kind))
+                    this.piece_targets(pieces, allowed, out, |from| this.targets(from, *kind))
                 }
             }
         }
@@ -994,7 +1102,7 @@ impl Backend for Bits<'_> {
             return false;
         };
         self.king = king;
-        for gi in 0..self.t.ray_groups.len() {
+        for gi in 0..self.groups() {
             let mut snipers = lines.group_rays[gi][king & 63] & self.ray_checkers[gi];
             while snipers != 0 {
                 let s = snipers.trailing_zeros() as usize;
@@ -1059,8 +1167,8 @@ impl Backend for Bits<'_> {
     #[inline(always)]
     fn contact_checks(&mut self, _pos: &Position, _us: Seat, king: Cell) {
         let t = self.t;
-        for (sources, &checkers) in t.leap_sources.iter().zip(&self.leap_checkers) {
-            let mut hits = sources[king & 63] & checkers;
+        for li in 0..self.leap_tables() {
+            let mut hits = t.leap_sources[li][king & 63] & self.leap_checkers[li];
             while hits != 0 {
                 let c = hits & hits.wrapping_neg();
                 hits &= hits - 1;

@@ -167,7 +167,23 @@ impl MoveGen {
     ) {
         debug_assert!(self.fits(pos.variant()), "a generator of another variant");
         match &self.fast {
-            Some(t) => legal::generate(pos, us, &mut fast64::Bits::new(t, pos, us), which, out),
+            // Chess's shape (two ray groups, two leap tables: also Chess960,
+            // the cylinder and the torus) and the cube's (one, four) with
+            // loops unrolled; every other with the tables' counts.
+            Some(t) => match t.shape() {
+                (2, 2) => {
+                    let mut b = fast64::Bits::<2, 2>::new(t, pos, us);
+                    legal::generate(pos, us, &mut b, which, out)
+                }
+                (1, 4) => {
+                    let mut b = fast64::Bits::<1, 4>::new(t, pos, us);
+                    legal::generate(pos, us, &mut b, which, out)
+                }
+                _ => {
+                    let mut b = fast64::Bits::<0, 0>::new(t, pos, us);
+                    legal::generate(pos, us, &mut b, which, out)
+                }
+            },
             None => self.generate_generic_for(pos, us, which, out),
         }
     }
@@ -333,7 +349,8 @@ fn perft_inner(pos: &mut Position, depth: u32, g: &mut MoveGen, lists: &mut [Vec
     g.generate(pos, list);
     let mut nodes = 0;
     for &m in list.iter() {
-        pos.make(m);
+        // Nothing below reads the hash before the take-back restores it.
+        pos.make_unhashed(m);
         nodes += perft_inner(pos, depth - 1, g, rest);
         pos.unmake();
     }
