@@ -35,6 +35,7 @@ use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
 
 use super::legal::{self, Backend, push_en_passant, push_pawn_move};
+use super::magics::KNOWN_MAGICS;
 use super::{GenType, MoveSink};
 
 /// One set of cells per cell of the board (indexed `cell & 63`, so the
@@ -260,6 +261,10 @@ fn relevant_cells(g: &crate::board::geometry::Geometry, cell: Cell, dirs: &[usiz
 /// one table.
 #[derive(Debug)]
 pub struct MagicTable {
+    /// The slide directions the table serves (read by the test that
+    /// prints the known magics).
+    #[cfg_attr(not(test), allow(dead_code))]
+    dirs: Vec<usize>,
     /// Per cell (indexed `cell & 63`; cells past the board's last unused).
     entries: Box<[MagicEntry; 64]>,
     attacks: Vec<u64>,
@@ -288,72 +293,51 @@ impl MagicTable {
     /// Builds the table for `dirs` from the segment tables.
     fn build(t: &Tables, g: &crate::board::geometry::Geometry, dirs: &[usize]) -> MagicTable {
         let cells = g.cell_count();
-        let mut rng = 0x2545_F491_4F6C_DD1Du64 ^ (dirs.len() as u64) << 32 ^ cells as u64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut search = MagicSearch::new((dirs.len() as u64) << 32 ^ cells as u64);
         let mut entries = Vec::with_capacity(cells);
         let mut attacks = Vec::new();
-        let mut used: Vec<u32> = Vec::new();
-        let mut epoch = 0u32;
         for cell in 0..cells {
             let mask = relevant_cells(g, cell, dirs);
             let bits = mask.count_ones();
-            let mut occs = Vec::with_capacity(1 << bits);
-            let mut sub = 0u64;
-            loop {
-                occs.push(sub);
-                sub = sub.wrapping_sub(mask) & mask;
-                if sub == 0 {
-                    break;
-                }
-            }
+            let occs = subsets(mask);
             let reference: Vec<u64> = occs
                 .iter()
                 .map(|&o| dirs.iter().fold(0, |a, &d| a | t.ray_attacks(cell, d, o)))
                 .collect();
             let offset = attacks.len();
-            // A perfect hash into exactly `bits` bits can be very hard to
-            // find for unusual masks (wrapping ranks); after a bounded number
-            // of candidates the table is allowed one more bit, and so on.
             let (magic, shift) = if bits == 0 {
                 attacks.push(reference[0]);
                 (0, 63)
             } else {
-                let mut extra = 0;
-                'search: loop {
-                    let index_bits = bits + extra;
-                    let size = 1usize << index_bits;
-                    let shift = 64 - index_bits;
-                    attacks.resize(offset + size, 0);
-                    if used.len() < size {
-                        used.resize(size, 0);
-                    }
-                    let tries = if extra == 0 { 1_000 } else { 100_000 };
-                    for _ in 0..tries {
-                        let candidate = next() & next() & next();
-                        if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 && bits > 6 {
-                            continue;
-                        }
-                        epoch += 1;
-                        let ok = occs.iter().zip(&reference).all(|(&o, &a)| {
-                            let i = (o.wrapping_mul(candidate) >> shift) as usize;
-                            if used[i] != epoch {
-                                used[i] = epoch;
-                                attacks[offset + i] = a;
-                                true
-                            } else {
-                                attacks[offset + i] == a
+                // A magic found earlier for this mask (`KNOWN_MAGICS`, for
+                // the usual boards) if it still fits; else a search, which
+                // for exactly `bits` index bits can be very hard (wrapping
+                // ranks), so after a bounded number of candidates the table
+                // is allowed one more bit, and so on.
+                let known = known_magic(mask).filter(|&m| {
+                    search.fits(m, 64 - bits, &occs, &reference, &mut attacks, offset)
+                });
+                match known {
+                    Some(m) => (m, 64 - bits),
+                    None => {
+                        let mut extra = 0;
+                        loop {
+                            let shift = 64 - (bits + extra);
+                            let tries = if extra == 0 { 1_000 } else { 100_000 };
+                            if let Some(m) = search.find(
+                                mask,
+                                shift,
+                                tries,
+                                &occs,
+                                &reference,
+                                &mut attacks,
+                                offset,
+                            ) {
+                                break (m, shift);
                             }
-                        });
-                        if ok {
-                            break 'search (candidate, shift);
+                            extra += 1;
                         }
                     }
-                    extra += 1;
                 }
             };
             entries.push(MagicEntry {
@@ -366,9 +350,121 @@ impl MagicTable {
         let mut per_cell = Box::new([MagicEntry::default(); 64]);
         per_cell[..entries.len()].copy_from_slice(&entries);
         MagicTable {
+            dirs: dirs.to_vec(),
             entries: per_cell,
             attacks,
         }
+    }
+}
+
+/// The subsets of `mask`, the empty set first (carry-rippler order).
+fn subsets(mask: u64) -> Vec<u64> {
+    let mut occs = Vec::with_capacity(1 << mask.count_ones());
+    let mut sub = 0u64;
+    loop {
+        occs.push(sub);
+        sub = sub.wrapping_sub(mask) & mask;
+        if sub == 0 {
+            return occs;
+        }
+    }
+}
+
+/// The magic found earlier for the relevant cells `mask` (the usual
+/// boards' tables, [`KNOWN_MAGICS`]), to be tried before a search.
+fn known_magic(mask: u64) -> Option<u64> {
+    KNOWN_MAGICS
+        .binary_search_by_key(&mask, |&(m, _)| m)
+        .ok()
+        .map(|i| KNOWN_MAGICS[i].1)
+}
+
+/// The search for magic multipliers: a deterministic random stream and the
+/// scratch that tells a slot written by the current candidate from a stale
+/// one.
+struct MagicSearch {
+    rng: u64,
+    used: Vec<u32>,
+    epoch: u32,
+}
+
+impl MagicSearch {
+    fn new(seed: u64) -> MagicSearch {
+        MagicSearch {
+            rng: 0x2545_F491_4F6C_DD1D ^ seed,
+            used: Vec::new(),
+            epoch: 0,
+        }
+    }
+
+    /// A sparse random candidate (the AND of three draws of xorshift64).
+    fn candidate(&mut self) -> u64 {
+        let mut draw = || {
+            self.rng ^= self.rng << 13;
+            self.rng ^= self.rng >> 7;
+            self.rng ^= self.rng << 17;
+            self.rng
+        };
+        draw() & draw() & draw()
+    }
+
+    /// Whether `magic` with `shift` maps the occupancies `occs` onto
+    /// `attacks[offset..]` (sized here to `1 << (64 - shift)`) so that no
+    /// two with different attacks share a slot; the block holds the
+    /// attacks if it does.
+    fn fits(
+        &mut self,
+        magic: u64,
+        shift: u32,
+        occs: &[u64],
+        reference: &[u64],
+        attacks: &mut Vec<u64>,
+        offset: usize,
+    ) -> bool {
+        let size = 1usize << (64 - shift);
+        attacks.resize(offset + size, 0);
+        if self.used.len() < size {
+            self.used.resize(size, 0);
+        }
+        self.epoch += 1;
+        let (used, epoch) = (&mut self.used, self.epoch);
+        occs.iter().zip(reference).all(|(&o, &a)| {
+            let i = (o.wrapping_mul(magic) >> shift) as usize;
+            if used[i] != epoch {
+                used[i] = epoch;
+                attacks[offset + i] = a;
+                true
+            } else {
+                attacks[offset + i] == a
+            }
+        })
+    }
+
+    /// Up to `tries` random candidates for the relevant cells `mask` with
+    /// `shift`: the first that fits (its attacks left in the block).
+    #[allow(clippy::too_many_arguments)]
+    fn find(
+        &mut self,
+        mask: u64,
+        shift: u32,
+        tries: u32,
+        occs: &[u64],
+        reference: &[u64],
+        attacks: &mut Vec<u64>,
+        offset: usize,
+    ) -> Option<u64> {
+        for _ in 0..tries {
+            let candidate = self.candidate();
+            // The product's top byte indexes the table: a candidate that
+            // leaves it sparse rarely separates the occupancies.
+            if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 && mask.count_ones() > 6 {
+                continue;
+            }
+            if self.fits(candidate, shift, occs, reference, attacks, offset) {
+                return Some(candidate);
+            }
+        }
+        None
     }
 }
 
@@ -1353,5 +1449,88 @@ impl<const G: usize, const L: usize> Backend for Bits<'_, G, L> {
         out: &mut impl MoveSink,
     ) {
         out.push_targets(from, self.targets(from, kind) & self.gen_mask(which) & mask);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// Prints `KNOWN_MAGICS` (src/rules/movegen/magics.rs): for every magic
+    /// table of the usual boards of at most 64 cells, every cell's magic
+    /// indexing exactly its relevant cells' bits, searched with a budget
+    /// large enough for all of them.
+    #[test]
+    #[ignore = "a search of a minute or more; prints the table of magics.rs"]
+    fn print_known_magics() {
+        let mut found: BTreeMap<u64, u64> = BTreeMap::new();
+        for spec in ["chess", "cube", "cylinder"] {
+            let v = crate::board::registry::build(spec).expect("a registered variant");
+            let t = Tables::new(&v).expect("a board of at most 64 cells");
+            let g = &v.geometry;
+            let tables = t
+                .ray_group_magics
+                .iter()
+                .chain(t.kind_magics.iter().flatten());
+            for table in tables {
+                for cell in 0..g.cell_count() {
+                    let mask = table.entries[cell].mask;
+                    let bits = mask.count_ones();
+                    if bits == 0 {
+                        continue;
+                    }
+                    let occs = subsets(mask);
+                    let reference: Vec<u64> = occs
+                        .iter()
+                        .map(|&o| {
+                            table
+                                .dirs
+                                .iter()
+                                .fold(0, |a, &d| a | t.ray_attacks(cell, d, o))
+                        })
+                        .collect();
+                    let mut search = MagicSearch::new(mask);
+                    let mut block = Vec::new();
+                    let shift = 64 - bits;
+                    if let Some(&m) = found.get(&mask) {
+                        if !search.fits(m, shift, &occs, &reference, &mut block, 0) {
+                            eprintln!("{spec}: cell {cell} shares a mask, not its magic");
+                        }
+                        continue;
+                    }
+                    match search.find(mask, shift, 50_000_000, &occs, &reference, &mut block, 0) {
+                        Some(m) => {
+                            found.insert(mask, m);
+                        }
+                        None => eprintln!("{spec}: no magic for cell {cell} ({bits} bits)"),
+                    }
+                }
+            }
+            eprintln!("{spec}: {} masks so far", found.len());
+        }
+        println!("pub(super) const KNOWN_MAGICS: &[(u64, u64)] = &[");
+        for (mask, magic) in &found {
+            println!("    (0x{mask:016x}, 0x{magic:016x}),");
+        }
+        println!("];");
+    }
+
+    /// Every known magic that the usual boards use is kept: chess's
+    /// tables take no index bit beyond their relevant cells.
+    #[test]
+    fn chess_tables_take_the_known_magics() {
+        let v = crate::board::registry::build("chess").expect("a registered variant");
+        let t = Tables::new(&v).expect("a board of 64 cells");
+        for table in &t.ray_group_magics {
+            for (cell, e) in table.entries.iter().enumerate() {
+                let mask = e.mask;
+                if mask == 0 {
+                    continue;
+                }
+                assert_eq!(known_magic(mask), Some(e.magic), "cell {cell}");
+                assert_eq!(e.shift, 64 - mask.count_ones(), "cell {cell}");
+            }
+        }
     }
 }

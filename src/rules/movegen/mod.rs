@@ -14,6 +14,7 @@
 pub mod fast64;
 pub mod generic;
 mod legal;
+mod magics;
 
 use std::cell::RefCell;
 use std::sync::Arc;
