@@ -424,3 +424,48 @@ pub fn perft_divide_with(
             .collect()
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::registry;
+
+    /// Perft's unhashed make leaves nothing behind: after
+    /// `make_unhashed` and `unmake` every move of random games on boards
+    /// of each backend finds the position (text and hash) as it was.
+    #[test]
+    fn unhashed_make_and_unmake_restore_the_position() {
+        for spec in [
+            "chess",
+            "chess960:sp=518",
+            "cube",
+            "cylinder",
+            "diamond:n=3",
+        ] {
+            let v = registry::build(spec).expect("a registered variant");
+            let mut pos = Position::start(&v);
+            // A fixed linear congruential stream picks the moves played.
+            let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+            for _ in 0..60 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let (text, hash) = (pos.to_text(), pos.hash());
+                for &m in &moves {
+                    pos.make_unhashed(m);
+                    pos.unmake();
+                    assert_eq!(
+                        (pos.to_text(), pos.hash()),
+                        (text.clone(), hash),
+                        "{spec} {m:?}"
+                    );
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos.make(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+    }
+}
