@@ -84,11 +84,6 @@ pub(crate) struct Tables {
     /// Distinct slider-kind masks with the directions that use them, for
     /// the attack test: (mask of kinds attacking from the far end, dirs).
     ray_groups: Vec<(u16, Vec<usize>)>,
-    /// Per ray group: its mask of kinds (as in `ray_groups`; a fixed
-    /// array, read without bounds checks in the backend's unrolled loops).
-    group_kinds: [u16; 8],
-    /// Per leap table: the kinds that leap by it (`Variant::kinds_by_leap`).
-    leap_kinds: [u16; 8],
     /// Per ray group: the magic table of its directions.
     ray_group_magics: Vec<Arc<MagicTable>>,
     /// Per kind: magic tables whose union are its slides (empty for
@@ -300,10 +295,7 @@ impl MagicTable {
             let mask = relevant_cells(g, cell, dirs);
             let bits = mask.count_ones();
             let occs = subsets(mask);
-            let reference: Vec<u64> = occs
-                .iter()
-                .map(|&o| dirs.iter().fold(0, |a, &d| a | t.ray_attacks(cell, d, o)))
-                .collect();
+            let reference = slides_by_occupancy(t, cell, dirs, &occs);
             let offset = attacks.len();
             let (magic, shift) = if bits == 0 {
                 attacks.push(reference[0]);
@@ -355,6 +347,14 @@ impl MagicTable {
             attacks,
         }
     }
+}
+
+/// The slides from `cell` along `dirs` for each occupancy of `occs`, by
+/// walking the rays (what a magic table must reproduce).
+fn slides_by_occupancy(t: &Tables, cell: Cell, dirs: &[usize], occs: &[u64]) -> Vec<u64> {
+    occs.iter()
+        .map(|&o| dirs.iter().fold(0, |a, &d| a | t.ray_attacks(cell, d, o)))
+        .collect()
 }
 
 /// The subsets of `mask`, the empty set first (carry-rippler order).
@@ -453,11 +453,12 @@ impl MagicSearch {
         attacks: &mut Vec<u64>,
         offset: usize,
     ) -> Option<u64> {
+        let wide = mask.count_ones() > 6;
         for _ in 0..tries {
             let candidate = self.candidate();
             // The product's top byte indexes the table: a candidate that
             // leaves it sparse rarely separates the occupancies.
-            if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 && mask.count_ones() > 6 {
+            if wide && (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
                 continue;
             }
             if self.fits(candidate, shift, occs, reference, attacks, offset) {
@@ -469,6 +470,13 @@ impl MagicSearch {
 }
 
 impl Tables {
+    /// The numbers of ray groups and of leap tables, by which
+    /// [`MoveGen::generate_for`](super::MoveGen::generate_for) picks a
+    /// backend specialised for them.
+    pub(crate) fn shape(&self) -> (usize, usize) {
+        (self.ray_groups.len(), self.leap_sources.len())
+    }
+
     /// Builds the tables, or `None` for boards of more than 64 cells and
     /// for the carrying number line of finite chess, whose rays cross the
     /// whole board (a slider's relevant occupancy would exceed what a
@@ -554,14 +562,6 @@ impl Tables {
         // eight ray groups; variants with more take the generic backend.
         if ray_groups.len() > 8 || v.leaps.len() > 8 {
             return None;
-        }
-        let mut group_kinds = [0u16; 8];
-        for (slot, (mask, _)) in group_kinds.iter_mut().zip(&ray_groups) {
-            *slot = *mask;
-        }
-        let mut leap_kinds = [0u16; 8];
-        for (slot, &mask) in leap_kinds.iter_mut().zip(&v.kinds_by_leap) {
-            *slot = mask;
         }
         let promotion_zone = v
             .promotion_zone
@@ -695,8 +695,6 @@ impl Tables {
             kinds: v.kinds.len(),
             pawn_captures: per_cell(&pawn_captures),
             pawn_attackers: per_cell(&pawn_attackers),
-            group_kinds,
-            leap_kinds,
             ray_groups,
             ray_group_magics: Vec::new(),
             kind_magics: Vec::new(),
@@ -787,15 +785,6 @@ impl Tables {
     }
 }
 
-impl Tables {
-    /// The numbers of ray groups and of leap tables, by which
-    /// [`MoveGen::generate_for`](super::MoveGen::generate_for) picks a
-    /// backend specialised for them.
-    pub(crate) fn shape(&self) -> (usize, usize) {
-        (self.ray_groups.len(), self.leap_sources.len())
-    }
-}
-
 /// Magic tables already built, per board and direction set.
 fn magic_cache() -> &'static Mutex<HashMap<String, Arc<MagicTable>>> {
     static CACHE: OnceLock<Mutex<HashMap<String, Arc<MagicTable>>>> = OnceLock::new();
@@ -835,16 +824,18 @@ pub(crate) struct Bits<'a, const G: usize, const L: usize> {
 }
 
 impl<'a, const G: usize, const L: usize> Bits<'a, G, L> {
-    /// The number of ray groups (`G`, or the tables' where `G` is 0).
+    /// The number of ray groups of `t` (`G`, or the tables' where `G` is
+    /// 0).
     #[inline(always)]
-    fn groups(&self) -> usize {
-        if G > 0 { G } else { self.t.ray_groups.len() }
+    fn group_count(t: &Tables) -> usize {
+        if G > 0 { G } else { t.ray_groups.len() }
     }
 
-    /// The number of leap tables (`L`, or the tables' where `L` is 0).
+    /// The number of leap tables of `t` (`L`, or the tables' where `L` is
+    /// 0).
     #[inline(always)]
-    fn leap_tables(&self) -> usize {
-        if L > 0 { L } else { self.t.leap_sources.len() }
+    fn leap_count(t: &Tables) -> usize {
+        if L > 0 { L } else { t.leap_sources.len() }
     }
 
     /// A backend for `us`'s moves in `pos` with the tables of its variant
@@ -880,17 +871,19 @@ impl<'a, const G: usize, const L: usize> Bits<'a, G, L> {
             }
             out & checking
         };
-        let groups = if G > 0 { G } else { t.ray_groups.len() };
-        let leap_tables = if L > 0 { L } else { t.leap_sources.len() };
         let mut ray_checkers = [0u64; 8];
-        for (slot, &mask) in ray_checkers.iter_mut().zip(&t.group_kinds).take(groups) {
-            *slot = of_kinds(mask);
+        for (slot, (mask, _)) in ray_checkers
+            .iter_mut()
+            .zip(&t.ray_groups)
+            .take(Self::group_count(t))
+        {
+            *slot = of_kinds(*mask);
         }
         let mut leap_checkers = [0u64; 8];
         for (slot, &mask) in leap_checkers
             .iter_mut()
-            .zip(&t.leap_kinds)
-            .take(leap_tables)
+            .zip(&v.kinds_by_leap)
+            .take(Self::leap_count(t))
         {
             *slot = of_kinds(mask);
         }
@@ -1049,12 +1042,12 @@ impl<'a, const G: usize, const L: usize> Bits<'a, G, L> {
                 return true;
             }
         }
-        for li in 0..self.leap_tables() {
+        for li in 0..Self::leap_count(self.t) {
             if t.leap_sources[li][cell & 63] & self.leap_checkers[li] != 0 {
                 return true;
             }
         }
-        for gi in 0..self.groups() {
+        for gi in 0..Self::group_count(self.t) {
             let attackers = self.ray_checkers[gi] & occ;
             if attackers != 0 && t.ray_group_magics[gi].attacks(cell, occ) & attackers != 0 {
                 return true;
@@ -1198,7 +1191,7 @@ impl<const G: usize, const L: usize> Backend for Bits<'_, G, L> {
             return false;
         };
         self.king = king;
-        for gi in 0..self.groups() {
+        for gi in 0..Self::group_count(self.t) {
             let mut snipers = lines.group_rays[gi][king & 63] & self.ray_checkers[gi];
             while snipers != 0 {
                 let s = snipers.trailing_zeros() as usize;
@@ -1263,7 +1256,7 @@ impl<const G: usize, const L: usize> Backend for Bits<'_, G, L> {
     #[inline(always)]
     fn contact_checks(&mut self, _pos: &Position, _us: Seat, king: Cell) {
         let t = self.t;
-        for li in 0..self.leap_tables() {
+        for li in 0..Self::leap_count(self.t) {
             let mut hits = t.leap_sources[li][king & 63] & self.leap_checkers[li];
             while hits != 0 {
                 let c = hits & hits.wrapping_neg();
@@ -1481,15 +1474,7 @@ mod tests {
                         continue;
                     }
                     let occs = subsets(mask);
-                    let reference: Vec<u64> = occs
-                        .iter()
-                        .map(|&o| {
-                            table
-                                .dirs
-                                .iter()
-                                .fold(0, |a, &d| a | t.ray_attacks(cell, d, o))
-                        })
-                        .collect();
+                    let reference = slides_by_occupancy(&t, cell, &table.dirs, &occs);
                     let mut search = MagicSearch::new(mask);
                     let mut block = Vec::new();
                     let shift = 64 - bits;
