@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::bitboard::Bitboard;
 use super::castling::{Castling, CastlingStyle, MAX_CASTLING_RIGHTS, castling_candidates};
-use super::geometry::{Cell, CellTable, Geometry, GeometryError};
+use super::geometry::{Cell, CellTable, Geometry, GeometryError, RayTable};
 use super::piece::{EMPTY, MAX_KINDS, NO_CELL, Piece, PieceKind, piece, piece_kind, piece_seat};
 use super::seating::{BySeat, Seat, SeatSet, Seating, SeatingError};
 use super::zobrist::Zobrist;
@@ -238,6 +238,12 @@ pub struct Variant {
     /// Per slider direction `d`: the kinds that attack a cell from the far
     /// end of the ray along `d` (those sliding along the opposite direction).
     pub slider_rays: Vec<(usize, u16)>,
+    /// Per cell, the non-empty rays of [`Variant::slider_rays`] (tag: the
+    /// kinds attacking from the far end): the attack test's and the king
+    /// scan's rays.
+    pub attack_rays: RayTable,
+    /// Per kind, per cell: its non-empty slide rays.
+    pub slide_rays: Vec<RayTable>,
 }
 
 impl fmt::Debug for Variant {
@@ -539,10 +545,19 @@ impl Variant {
             }
             list
         });
-        let slider_rays = (0..g.directions().len())
+        let slider_rays: Vec<(usize, u16)> = (0..g.directions().len())
             .filter_map(|d| {
                 let mask = sliders_by_direction[g.opposite(d)];
                 (mask != 0).then_some((d, mask))
+            })
+            .collect();
+        let attack_rays = g.ray_table(&slider_rays, true);
+        let slide_rays = def
+            .kinds
+            .iter()
+            .map(|k| {
+                let dirs: Vec<(usize, u16)> = k.slides.iter().map(|&d| (d, 0)).collect();
+                g.ray_table(&dirs, false)
             })
             .collect();
         let castling_table = if def.rules.castling == CastlingStyle::None || g.dims() != 2 {
@@ -599,6 +614,8 @@ impl Variant {
             checking,
             checking_pawns,
             slider_rays,
+            attack_rays,
+            slide_rays,
             name: def.name,
             spec: def.spec,
             kinds: def.kinds,
@@ -633,11 +650,25 @@ impl Variant {
         self.capturable[us.index()][p as usize]
     }
 
+    /// [`Variant::capturable`] for `us`, by piece code (one lookup for a
+    /// whole generation).
+    #[inline(always)]
+    pub fn capturable_row(&self, us: Seat) -> &[bool; 256] {
+        &self.capturable[us.index()]
+    }
+
     /// Whether piece `p`'s attacks on `king_owner`'s king are check
     /// ([`EMPTY`] never checks).
     #[inline(always)]
     pub fn checks(&self, king_owner: Seat, p: Piece) -> bool {
         self.checking[king_owner.index()][p as usize]
+    }
+
+    /// [`Variant::checks`] for `king_owner`, by piece code (one lookup for
+    /// a whole test).
+    #[inline(always)]
+    pub fn checks_row(&self, king_owner: Seat) -> &[bool; 256] {
+        &self.checking[king_owner.index()]
     }
 
     /// Number of seats.

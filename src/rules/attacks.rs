@@ -44,8 +44,8 @@ pub fn for_each_attack(
         }
     }
     let g = &v.geometry;
-    for &d in &k.slides {
-        for &t in g.ray(from, d) {
+    for &r in v.slide_rays[kind].get(from) {
+        for &t in g.ray_cells(r) {
             visit(t as usize);
             if piece_at(t as usize) != EMPTY {
                 break;
@@ -102,13 +102,13 @@ pub fn for_each_attacker(
         }
     }
     let g = &v.geometry;
-    for &(d, mask) in &v.slider_rays {
-        for &c in g.ray(target, d) {
+    for &r in v.attack_rays.get(target) {
+        for &c in g.ray_cells(r) {
             let p = piece_at(c as usize);
             if p == EMPTY {
                 continue;
             }
-            if mask >> piece_kind(p) & 1 != 0 && is_attacker(p) {
+            if r.tag >> piece_kind(p) & 1 != 0 && is_attacker(p) {
                 visit(c as usize)?;
             }
             break;
@@ -127,11 +127,12 @@ pub fn attacked_by_checkers(
     king_owner: Seat,
     piece_at: impl Fn(Cell) -> Piece,
 ) -> bool {
+    let checks = v.checks_row(king_owner);
     for_each_attacker(
         v,
         cell,
         &v.checking_pawns[king_owner],
-        |p| v.checks(king_owner, p),
+        |p| checks[p as usize],
         piece_at,
         |_| ControlFlow::Break(()),
     )

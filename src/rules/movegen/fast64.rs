@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use arrayvec::ArrayVec;
 
-use crate::board::geometry::Cell;
+use crate::board::geometry::{Cell, RayRef};
 use crate::board::piece::NO_CELL;
 use crate::board::seating::Seat;
 use crate::board::variant::Variant;
@@ -1093,7 +1093,8 @@ impl<const G: usize, const L: usize> Backend for Bits<'_, G, L> {
     }
 
     #[inline(always)]
-    fn ray_may_check(&self, king: Cell, d: usize) -> bool {
+    fn ray_may_check(&self, king: Cell, r: RayRef, _signature: u64) -> bool {
+        let d = r.dir as usize;
         let gi = self.t.dir_group[d];
         gi != u8::MAX
             && self.t.full_rays[king * self.t.directions + d] & self.ray_checkers[gi as usize] != 0

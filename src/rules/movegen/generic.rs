@@ -4,8 +4,8 @@
 //! board is emitted once (a stamp per cell and round).
 
 use crate::board::bitboard::Cells;
-use crate::board::geometry::Cell;
-use crate::board::piece::{EMPTY, Piece};
+use crate::board::geometry::{Cell, RayRef};
+use crate::board::piece::{EMPTY, MAX_KINDS, Piece, piece_kind};
 use crate::board::seating::Seat;
 use crate::board::variant::Variant;
 use crate::rules::attacks;
@@ -14,6 +14,75 @@ use crate::rules::position::Position;
 
 use super::legal::{Backend, push_en_passant, push_pawn_move};
 use super::{GenType, MoveSink};
+
+/// Per cell, as bitboard words, the cells from which each leap table's
+/// leap and each pawn's capture reach it. With them the backend tests the
+/// contact attacks on a cell (checks at set-up, the safety of each king
+/// target) by a few word operations against the enemy's leapers and pawns
+/// instead of reading every source cell: a knight of the 3-D diamond is
+/// reached from 24 cells, one of the 4-D diamond from 48.
+#[derive(Debug)]
+pub struct SourceSets {
+    words: usize,
+    /// `[leap table][cell * words ..]`.
+    leaps: Vec<Vec<u64>>,
+    /// `[seat][kind][cell * words ..]`, empty for kinds without pawn moves.
+    pawns: Vec<Vec<Vec<u64>>>,
+}
+
+impl SourceSets {
+    /// The most memory the sets may take; bigger boards read the source
+    /// lists (beyond about a thousand cells the sets no longer fit the
+    /// cache).
+    pub const BUDGET_BYTES: usize = 1 << 20;
+
+    /// The sets of `v`, or `None` when they would exceed
+    /// [`SourceSets::BUDGET_BYTES`].
+    pub fn new(v: &Variant) -> Option<SourceSets> {
+        let cells = v.geometry.cell_count();
+        let words = crate::board::bitboard::words_for(cells);
+        let pawn_tables = v.seat_count() * (0..v.kinds.len()).filter(|&k| v.is_pawn(k)).count();
+        let bytes = (v.leaps.len() + pawn_tables) * cells * words * 8;
+        if bytes > Self::BUDGET_BYTES {
+            return None;
+        }
+        let sets = |table: &crate::board::geometry::CellTable| {
+            let mut out = vec![0u64; cells * words];
+            for cell in 0..cells {
+                for &c in table.get(cell) {
+                    crate::board::bitboard::set(
+                        &mut out[cell * words..(cell + 1) * words],
+                        c as usize,
+                    );
+                }
+            }
+            out
+        };
+        let leaps = (0..v.leaps.len())
+            .map(|li| sets(v.leap_sources(li)))
+            .collect();
+        let pawns = v
+            .seating
+            .seats()
+            .map(|q| {
+                (0..v.kinds.len())
+                    .map(|k| {
+                        if v.is_pawn(k) {
+                            sets(&v.pawn_tables[q][k].attackers)
+                        } else {
+                            Vec::new()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Some(SourceSets {
+            words,
+            leaps,
+            pawns,
+        })
+    }
+}
 
 /// A piece pinned to its king: it may only move within
 /// `ray(king, dir)[..len]`.
@@ -31,6 +100,15 @@ pub struct Scratch {
     stamp: u32,
     evasion: Vec<u16>,
     pins: Vec<Pin>,
+    /// Per generation: the enemy's cells, then with the source sets the
+    /// enemy leapers of each leap table and the enemy pawns of each
+    /// checking pawn kind, as bitboard words (see [`SourceSets`]).
+    contact: Vec<u64>,
+    /// Per group of the attack rays (a set of kinds sliding toward the
+    /// ray's origin), the cell signature of the enemy sliders of those
+    /// kinds: a ray whose signature misses it holds none of them, so no
+    /// check, pin or attack comes along it (all ones where not known).
+    slider_signatures: [u64; 16],
 }
 
 impl Scratch {
@@ -61,6 +139,32 @@ impl Scratch {
     }
 }
 
+/// A position's board read without bounds checks: every cell the
+/// generator reads comes from the variant's tables (rays, leaps, pawn
+/// steps), which hold only cells below the geometry's cell count, the
+/// length of every board of the variant (`Position::board`). Debug builds
+/// check each read.
+#[derive(Clone, Copy)]
+struct Board<'a>(&'a [Piece]);
+
+impl<'a> Board<'a> {
+    #[inline(always)]
+    fn of(pos: &'a Position) -> Board<'a> {
+        let board = pos.board();
+        debug_assert_eq!(board.len(), pos.variant().geometry.cell_count());
+        Board(board)
+    }
+
+    /// The piece on `cell` (a cell of the variant's tables).
+    #[inline(always)]
+    fn at(self, cell: Cell) -> Piece {
+        debug_assert!(cell < self.0.len(), "a cell outside the board");
+        // SAFETY: `cell` comes from the variant's tables, whose cells are
+        // all below the cell count, the board's length (see above).
+        unsafe { *self.0.get_unchecked(cell) }
+    }
+}
+
 /// The restriction of one piece's destinations.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RayMask {
@@ -74,11 +178,18 @@ pub(crate) struct RayMask {
 pub(crate) struct Rays<'a> {
     pos: &'a Position,
     v: &'a Variant,
-    board: &'a [Piece],
+    board: Board<'a>,
+    /// Which piece codes we may capture (the variant's row for `us`).
+    capturable: &'a [bool; 256],
     us: Seat,
     s: &'a mut Scratch,
     checks: u32,
     wraps: bool,
+    /// The source sets, when the variant has them and `us` has a king
+    /// (then `Scratch::contact` holds this position's enemy sets).
+    sources: Option<&'a SourceSets>,
+    /// Which piece codes attack our king ([`Variant::checks_row`]).
+    checkers: &'a [bool; 256],
     /// The ray scanned last from the king: its direction and the indices
     /// of its first and second blockers (so no ray is walked twice).
     scan: (usize, usize, usize),
@@ -87,21 +198,208 @@ pub(crate) struct Rays<'a> {
 impl<'a> Rays<'a> {
     /// A backend for `us`'s moves in `pos`.
     #[inline(always)]
-    pub(crate) fn new(pos: &'a Position, us: Seat, s: &'a mut Scratch) -> Rays<'a> {
+    pub(crate) fn new(
+        pos: &'a Position,
+        us: Seat,
+        s: &'a mut Scratch,
+        sources: Option<&'a SourceSets>,
+    ) -> Rays<'a> {
         let v = &**pos.variant();
         s.fit(v.geometry.cell_count());
         s.pins.clear();
         s.evasion.clear();
+        let has_king = pos.royal_cell(us).is_some();
+        let sources = sources.filter(|_| has_king);
+        if has_king {
+            Self::enemy_sets(pos, us, sources.is_some(), s);
+        } else {
+            s.slider_signatures = [u64::MAX; 16];
+        }
         Rays {
+            sources,
+            checkers: v.checks_row(us),
             pos,
             v,
-            board: pos.board(),
+            board: Board::of(pos),
+            capturable: v.capturable_row(us),
             us,
             s,
             checks: 0,
             wraps: v.geometry.rays_may_meet(),
             scan: (usize::MAX, 0, 0),
         }
+    }
+
+    /// Fills `contact` with the cells of the enemy (the seats whose
+    /// pieces check `us`), then, with the source sets, the enemy leapers
+    /// of each leap table and the enemy pawns of each of `us`'s checking
+    /// pawn kinds, `words` words each; and the cell signatures of the
+    /// enemy sliders by attack ray group (see [`Scratch::slider_signatures`]).
+    fn enemy_sets(pos: &Position, us: Seat, with_sources: bool, s: &mut Scratch) {
+        let contact = &mut s.contact;
+        let v = &**pos.variant();
+        let words = pos.seat_bits(us).len();
+        let sets = if with_sources {
+            1 + v.kinds_by_leap.len() + v.checking_pawns[us].len()
+        } else {
+            1
+        };
+        contact.resize(sets * words, 0);
+        let (enemy, rest) = contact.split_at_mut(words);
+        let mut seats = v.seating.checkers_of(us).iter();
+        match seats.next() {
+            Some(q) => enemy.copy_from_slice(pos.seat_bits(q)),
+            None => enemy.fill(0),
+        }
+        for q in seats {
+            for (e, &b) in enemy.iter_mut().zip(pos.seat_bits(q)) {
+                *e |= b;
+            }
+        }
+        if with_sources {
+            let mut sets = rest.chunks_exact_mut(words);
+            for &kinds in &v.kinds_by_leap {
+                let set = sets.next().expect("invariant: sized above");
+                if kinds == 0 {
+                    set.fill(0);
+                    continue;
+                }
+                // The first kind's cells, then the others' added.
+                let mut m = kinds;
+                let first = m.trailing_zeros() as usize;
+                m &= m - 1;
+                set.copy_from_slice(pos.kind_bits(first));
+                while m != 0 {
+                    let k = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    for (x, &b) in set.iter_mut().zip(pos.kind_bits(k)) {
+                        *x |= b;
+                    }
+                }
+                for (x, &e) in set.iter_mut().zip(enemy.iter()) {
+                    *x &= e;
+                }
+            }
+            for (&(q, k, _), set) in v.checking_pawns[us].iter().zip(sets) {
+                for ((x, &a), &b) in set.iter_mut().zip(pos.kind_bits(k)).zip(pos.seat_bits(q)) {
+                    *x = a & b;
+                }
+            }
+        }
+        // The enemy sliders' signatures, by kind, then by group: bit
+        // `cell % 64` of a cell is its bit in its word, so a set's
+        // signature is the OR of its words.
+        let groups = v.attack_rays.groups();
+        let mut by_kind = [0u64; MAX_KINDS];
+        let mut kinds = groups.iter().fold(0u16, |m, &g| m | g);
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            by_kind[k] = pos
+                .kind_bits(k)
+                .iter()
+                .zip(enemy.iter())
+                .fold(0, |sig, (&b, &e)| sig | b & e);
+        }
+        let out = &mut s.slider_signatures;
+        out.fill(u64::MAX);
+        for (slot, &g) in out.iter_mut().zip(groups) {
+            let mut sig = 0;
+            let mut kinds = g;
+            while kinds != 0 {
+                sig |= by_kind[kinds.trailing_zeros() as usize];
+                kinds &= kinds - 1;
+            }
+            *slot = sig;
+        }
+    }
+
+    /// Whether an enemy slider of the kinds of ray `r` may stand on it.
+    #[inline(always)]
+    fn slider_may_stand_on(&self, r: RayRef, signature: u64) -> bool {
+        signature
+            & self
+                .s
+                .slider_signatures
+                .get(r.group as usize)
+                .copied()
+                .unwrap_or(u64::MAX)
+            != 0
+    }
+
+    /// Calls `found(cell)` for every enemy leaper or pawn that attacks
+    /// `target` (each piece once per leap table or pawn kind), until it
+    /// returns `true`; returns whether it did. Needs the source sets.
+    #[inline(always)]
+    fn contact_attackers(
+        &self,
+        src: &SourceSets,
+        target: Cell,
+        mut found: impl FnMut(Cell) -> bool,
+    ) -> bool {
+        let words = src.words;
+        let row = target * words..(target + 1) * words;
+        // The first set is the whole enemy's.
+        let mut sets = self.s.contact.chunks_exact(words).skip(1);
+        let mut scan = |sources: &[u64], enemy: &[u64]| {
+            for (w, (&a, &b)) in sources.iter().zip(enemy).enumerate() {
+                let mut x = a & b;
+                while x != 0 {
+                    let c = w * 64 + x.trailing_zeros() as usize;
+                    x &= x - 1;
+                    if found(c) {
+                        return true;
+                    }
+                }
+            }
+            false
+        };
+        for table in &src.leaps {
+            let enemy = sets.next().expect("invariant: one set per leap table");
+            if scan(&table[row.clone()], enemy) {
+                return true;
+            }
+        }
+        for &(q, k, _) in &self.v.checking_pawns[self.us] {
+            let enemy = sets.next().expect("invariant: one set per checking pawn");
+            if scan(&src.pawns[q.index()][k][row.clone()], enemy) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `target` is attacked by a piece that checks us, with our
+    /// king gone from `from` (the question of a king move's safety).
+    #[inline(always)]
+    fn king_target_attacked(&self, target: Cell, from: Cell) -> bool {
+        let v = self.v;
+        let board = self.board;
+        let free = |c: Cell| if c == from { EMPTY } else { board.at(c) };
+        let Some(src) = self.sources else {
+            return attacks::attacked_by_checkers(v, target, self.us, free);
+        };
+        if self.contact_attackers(src, target, |_| true) {
+            return true;
+        }
+        let g = &v.geometry;
+        let (rays, signatures) = v.attack_rays.get_with_signatures(target);
+        for (&r, &signature) in rays.iter().zip(signatures) {
+            if !self.slider_may_stand_on(r, signature) {
+                continue;
+            }
+            for &c in g.ray_cells(r) {
+                let p = free(c as usize);
+                if p == EMPTY {
+                    continue;
+                }
+                if r.tag >> piece_kind(p) & 1 != 0 && self.checkers[p as usize] {
+                    return true;
+                }
+                break;
+            }
+        }
+        false
     }
 
     /// Whether a piece standing on a target may be captured (or the
@@ -111,7 +409,7 @@ impl<'a> Rays<'a> {
         if p == EMPTY {
             which.quiets()
         } else {
-            which.captures() && self.v.capturable(self.us, p)
+            which.captures() && self.capturable[p as usize]
         }
     }
 
@@ -156,13 +454,20 @@ impl<'a> Backend for Rays<'a> {
 
     #[inline(always)]
     fn occupied(&self, cell: Cell) -> bool {
-        self.board[cell] != EMPTY
+        self.board.at(cell) != EMPTY
+    }
+
+    #[inline(always)]
+    fn ray_may_check(&self, _king: Cell, r: RayRef, signature: u64) -> bool {
+        self.slider_may_stand_on(r, signature)
     }
 
     #[inline(always)]
     fn ray_blockers(&mut self, king: Cell, d: usize) -> Option<Cell> {
         let ray = self.v.geometry.ray(king, d);
-        let i = ray.iter().position(|&c| self.board[c as usize] != EMPTY)?;
+        let i = ray
+            .iter()
+            .position(|&c| self.board.at(c as usize) != EMPTY)?;
         self.scan = (d, i, 0);
         Some(ray[i] as usize)
     }
@@ -174,7 +479,7 @@ impl<'a> Backend for Rays<'a> {
         let i = from
             + ray[from..]
                 .iter()
-                .position(|&c| self.board[c as usize] != EMPTY)?;
+                .position(|&c| self.board.at(c as usize) != EMPTY)?;
         self.scan.2 = i;
         Some(ray[i] as usize)
     }
@@ -194,6 +499,21 @@ impl<'a> Backend for Rays<'a> {
             dir: d as u16,
             len: (self.scan.2 + 1) as u16,
         });
+    }
+
+    fn contact_checks(&mut self, pos: &Position, us: Seat, king: Cell) {
+        let Some(src) = self.sources else {
+            super::legal::contact_checks_by_lists(self, pos, us, king);
+            return;
+        };
+        let mut found: arrayvec::ArrayVec<Cell, 64> = arrayvec::ArrayVec::new();
+        self.contact_attackers(src, king, |c| {
+            let _ = found.try_push(c);
+            false
+        });
+        for &c in found.iter() {
+            self.add_check_cell(c);
+        }
     }
 
     #[inline(always)]
@@ -228,14 +548,14 @@ impl<'a> Backend for Rays<'a> {
         let us = self.us;
         for &c in v.pawn_tables[us][kind].captures.get(from) {
             let c = c as usize;
-            let q = self.board[c];
+            let q = self.board.at(c);
             if q != EMPTY {
-                if v.capturable(us, q) && self.contains(mask, c) {
+                if self.capturable[q as usize] && self.contains(mask, c) {
                     push_pawn_move(v, us, Move::normal(from, c), true, GenType::Captures, out);
                 }
             } else if let Some(ep) = self.pos.en_passant()
                 && ep.target as usize == c
-                && v.capturable(us, self.board[ep.pawn as usize])
+                && self.capturable[self.board.at(ep.pawn as usize) as usize]
             {
                 let king = self.pos.royal_cell(us);
                 push_en_passant(self.pos, us, king, from, ep, out);
@@ -247,28 +567,26 @@ impl<'a> Backend for Rays<'a> {
         let v = self.v;
         let g = &v.geometry;
         let board = self.board;
-        let us = self.us;
         let stamp = self.s.next_stamp();
-        let free = |c: Cell| if c == from { EMPTY } else { board[c] };
         if let Some(table) = v.leap_table(kind) {
             for &c in table.get(from) {
                 let c = c as usize;
-                if self.is_target(board[c], which)
+                if self.is_target(board.at(c), which)
                     && self.s.seen[c] != stamp
-                    && !attacks::attacked_by_checkers(v, c, us, free)
+                    && !self.king_target_attacked(c, from)
                 {
                     self.s.seen[c] = stamp;
                     out.push(Move::normal(from, c));
                 }
             }
         }
-        for &d in &v.kinds[kind].slides {
-            for &c in g.ray(from, d) {
+        for &r in v.slide_rays[kind].get(from) {
+            for &c in g.ray_cells(r) {
                 let c = c as usize;
-                let q = board[c];
+                let q = board.at(c);
                 if self.is_target(q, which)
                     && self.s.seen[c] != stamp
-                    && !attacks::attacked_by_checkers(v, c, us, free)
+                    && !self.king_target_attacked(c, from)
                 {
                     self.s.seen[c] = stamp;
                     out.push(Move::normal(from, c));
@@ -294,12 +612,15 @@ impl<'a> Backend for Rays<'a> {
         let kd = &v.kinds[kind];
         let filtered = mask.check || mask.pinned.is_some();
         let leaps = v.leap_table(kind);
-        let dedupe = self.wraps || (leaps.is_some() && !kd.slides.is_empty());
+        // A cell is reached twice only along two rays that meet (boards
+        // whose lines wrap) or by a leap and a slide; a leap table lists
+        // each target once.
+        let dedupe = !kd.slides.is_empty() && (self.wraps || leaps.is_some());
         let stamp = if dedupe { self.s.next_stamp() } else { 0 };
         if let Some(table) = leaps {
             for &c in table.get(from) {
                 let c = c as usize;
-                if self.is_target(board[c], which) && (!filtered || self.contains(mask, c)) {
+                if self.is_target(board.at(c), which) && (!filtered || self.contains(mask, c)) {
                     if dedupe {
                         if self.s.seen[c] == stamp {
                             continue;
@@ -310,11 +631,11 @@ impl<'a> Backend for Rays<'a> {
                 }
             }
         }
-        for &d in &kd.slides {
-            for &c in g.ray(from, d) {
+        for &r in v.slide_rays[kind].get(from) {
+            for &c in g.ray_cells(r) {
                 let c = c as usize;
-                let q = board[c];
-                if q != EMPTY && !v.capturable(self.us, q) {
+                let q = board.at(c);
+                if q != EMPTY && !self.capturable[q as usize] {
                     break;
                 }
                 if (if q == EMPTY {

@@ -17,8 +17,8 @@
 //! at once (en passant, castling) are checked by testing attacks on the
 //! resulting board.
 
-use crate::board::geometry::Cell;
-use crate::board::piece::{EMPTY, NO_CELL, piece_kind, piece_seat};
+use crate::board::geometry::{Cell, RayRef};
+use crate::board::piece::{EMPTY, NO_CELL, Piece, piece_kind, piece_seat};
 use crate::board::seating::Seat;
 use crate::board::variant::Variant;
 use crate::rules::attacks;
@@ -42,9 +42,11 @@ pub(crate) trait Backend {
     /// Whether `cell` is occupied.
     fn occupied(&self, cell: Cell) -> bool;
 
-    /// Whether a slider that checks us could stand on the ray from `king`
-    /// along `d` at all (a quick test before [`Backend::ray_blockers`]).
-    fn ray_may_check(&self, _king: Cell, _d: usize) -> bool {
+    /// Whether a slider that checks us could stand on the ray `r` from
+    /// `king` at all (a quick test before [`Backend::ray_blockers`]);
+    /// `signature` is the [`cell_signature`](crate::board::geometry::cell_signature)
+    /// of the ray's cells.
+    fn ray_may_check(&self, _king: Cell, _r: RayRef, _signature: u64) -> bool {
         true
     }
     /// Finds the checking lines and pins of sliders on the king on `king`
@@ -89,30 +91,7 @@ pub(crate) trait Backend {
     /// rule: every such piece that attacks the king is a checker whose
     /// cell alone ends its check. Backends may find them faster.
     fn contact_checks(&mut self, pos: &Position, us: Seat, king: Cell) {
-        let v = &**pos.variant();
-        let board = pos.board();
-        let mut found: arrayvec::ArrayVec<Cell, 64> = arrayvec::ArrayVec::new();
-        for (li, &mask) in v.kinds_by_leap.iter().enumerate() {
-            if mask == 0 {
-                continue;
-            }
-            for &c in v.leap_sources(li).get(king) {
-                let p = board[c as usize];
-                if p != EMPTY && mask >> piece_kind(p) & 1 != 0 && v.checks(us, p) {
-                    let _ = found.try_push(c as usize);
-                }
-            }
-        }
-        for &(q, k, pawn) in &v.checking_pawns[us] {
-            for &c in v.pawn_tables[q][k].attackers.get(king) {
-                if board[c as usize] == pawn {
-                    let _ = found.try_push(c as usize);
-                }
-            }
-        }
-        for c in found {
-            self.add_check_cell(c);
-        }
+        contact_checks_by_lists(self, pos, us, king);
     }
     /// Number of checks recorded.
     fn checks(&self) -> u32;
@@ -159,6 +138,42 @@ pub(crate) trait Backend {
         which: GenType,
         out: &mut impl MoveSink,
     );
+}
+
+/// [`Backend::contact_checks`] by the rule's own walk over the cells
+/// from which each leaper and pawn could reach the king.
+pub(crate) fn contact_checks_by_lists<B: Backend + ?Sized>(
+    b: &mut B,
+    pos: &Position,
+    us: Seat,
+    king: Cell,
+) {
+    let v = &**pos.variant();
+    let board = pos.board();
+    let checks = v.checks_row(us);
+    let mut found: arrayvec::ArrayVec<Cell, 64> = arrayvec::ArrayVec::new();
+    for (li, &mask) in v.kinds_by_leap.iter().enumerate() {
+        if mask == 0 {
+            continue;
+        }
+        for &c in v.leap_sources(li).get(king) {
+            let p = board[c as usize];
+            if p != EMPTY && mask >> piece_kind(p) & 1 != 0 && checks[p as usize] {
+                let _ = found.try_push(c as usize);
+            }
+        }
+    }
+    for &(q, k, pawn) in &v.checking_pawns[us] {
+        for &c in v.pawn_tables[q][k].attackers.get(king) {
+            if board[c as usize] == pawn {
+                let _ = found.try_push(c as usize);
+            }
+        }
+    }
+    // By reference: iterating the array by value would copy all of it.
+    for &c in found.iter() {
+        b.add_check_cell(c);
+    }
 }
 
 /// Generates the legal moves of `us` in `pos` of kinds `which`; `b` is a
@@ -276,27 +291,28 @@ fn king_captures(pos: &Position, us: Seat, out: &mut impl MoveSink) {
 #[inline(always)]
 fn scan_king<B: Backend>(pos: &Position, us: Seat, b: &mut B, king: Cell) {
     let v = &**pos.variant();
-    let g = &v.geometry;
-    let checker = |p, d: usize| {
-        v.checks(us, p) && v.sliders_by_direction[g.opposite(d)] >> piece_kind(p) & 1 != 0
-    };
+    let checks = v.checks_row(us);
+    let checker = |p: Piece, kinds: u16| checks[p as usize] && kinds >> piece_kind(p) & 1 != 0;
     if b.slider_lines(king) {
         b.contact_checks(pos, us, king);
         return;
     }
-    for &d in &v.slider_directions {
-        if !b.ray_may_check(king, d) {
+    // The king's non-empty rays along which some kind could attack it.
+    let (rays, signatures) = v.attack_rays.get_with_signatures(king);
+    for (&r, &signature) in rays.iter().zip(signatures) {
+        let d = r.dir as usize;
+        if !b.ray_may_check(king, r, signature) {
             continue;
         }
         let Some(first) = b.ray_blockers(king, d) else {
             continue;
         };
         let p = pos.piece_at(first);
-        if checker(p, d) {
+        if checker(p, r.tag) {
             b.add_check_line(king, d, first);
         } else if piece_seat(p) == us
             && let Some(second) = b.ray_next_blocker(king, d, first)
-            && checker(pos.piece_at(second), d)
+            && checker(pos.piece_at(second), r.tag)
         {
             b.add_pin(first, king, d, second);
         }
