@@ -207,10 +207,6 @@ pub struct Variant {
     pub promotion_zone: BySeat<Bitboard>,
     /// Kinds a pawn may promote to.
     pub promotion_kinds: Vec<usize>,
-    /// Per direction: bit mask of the kinds sliding along it.
-    pub sliders_by_direction: Vec<u16>,
-    /// Directions along which some kind slides.
-    pub slider_directions: Vec<usize>,
     /// Per leap table: bit mask of the kinds using it.
     pub kinds_by_leap: Vec<u16>,
     /// Bit mask of pawn kinds.
@@ -504,15 +500,13 @@ impl Variant {
                 })
                 .collect()
         });
+        // Per direction: the kinds sliding along it.
         let mut sliders_by_direction = vec![0u16; g.directions().len()];
         for (ki, k) in def.kinds.iter().enumerate() {
             for &d in &k.slides {
                 sliders_by_direction[d] |= 1 << ki;
             }
         }
-        let slider_directions = (0..g.directions().len())
-            .filter(|&d| sliders_by_direction[d] != 0)
-            .collect();
         let mut kinds_by_leap = vec![0u16; leaps.len()];
         for (ki, l) in kind_leap.iter().enumerate() {
             if let Some(l) = l {
@@ -602,8 +596,6 @@ impl Variant {
             pawn_tables,
             promotion_zone,
             promotion_kinds,
-            sliders_by_direction,
-            slider_directions,
             kinds_by_leap,
             pawn_kinds,
             royal_kind,
