@@ -12,7 +12,7 @@ use crate::rules::attacks;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
-use super::legal::{Backend, push_en_passant, push_pawn_move};
+use super::legal::{Backend, PawnRules, push_en_passant};
 use super::{GenType, MoveSink};
 
 /// Per cell, as bitboard words, the cells from which each leap table's
@@ -193,7 +193,15 @@ pub(crate) struct Rays<'a> {
     /// The ray scanned last from the king: its direction and the indices
     /// of its first and second blockers (so no ray is walked twice).
     scan: (usize, usize, usize),
+    /// `us`'s pawn rules.
+    pawns: PawnRules<'a>,
+    /// The position's en-passant target and the cell of the pawn it
+    /// passed (`NO_EP` when there is none).
+    en_passant: (usize, usize),
 }
+
+/// [`Rays::en_passant`] when there is no en-passant capture.
+const NO_EP: (usize, usize) = (usize::MAX, usize::MAX);
 
 impl<'a> Rays<'a> {
     /// A backend for `us`'s moves in `pos`.
@@ -227,6 +235,10 @@ impl<'a> Rays<'a> {
             checks: 0,
             wraps: v.geometry.rays_may_meet(),
             scan: (usize::MAX, 0, 0),
+            pawns: PawnRules::of(v, us),
+            en_passant: pos
+                .en_passant()
+                .map_or(NO_EP, |ep| (ep.target as usize, ep.pawn as usize)),
         }
     }
 
@@ -236,43 +248,54 @@ impl<'a> Rays<'a> {
     /// pawn kinds, `words` words each; and the cell signatures of the
     /// enemy sliders by attack ray group (see [`Scratch::slider_signatures`]).
     fn enemy_sets(pos: &Position, us: Seat, with_sources: bool, s: &mut Scratch) {
-        let contact = &mut s.contact;
+        // The usual word counts get loops of a length known when compiled.
+        match pos.seat_bits(us).len() {
+            2 => Self::enemy_sets_in::<2>(pos, us, with_sources, s),
+            4 => Self::enemy_sets_in::<4>(pos, us, with_sources, s),
+            _ => Self::enemy_sets_in::<0>(pos, us, with_sources, s),
+        }
+    }
+
+    /// [`Rays::enemy_sets`] for boards of `W` words (0: any count).
+    #[inline(always)]
+    fn enemy_sets_in<const W: usize>(
+        pos: &Position,
+        us: Seat,
+        with_sources: bool,
+        s: &mut Scratch,
+    ) {
         let v = &**pos.variant();
-        let words = pos.seat_bits(us).len();
+        let words = if W == 0 { pos.seat_bits(us).len() } else { W };
+        fn bits(set: &[u64], words: usize) -> &[u64] {
+            &set[..words]
+        }
         let sets = if with_sources {
             1 + v.kinds_by_leap.len() + v.checking_pawns[us].len()
         } else {
             1
         };
-        contact.resize(sets * words, 0);
-        let (enemy, rest) = contact.split_at_mut(words);
-        let mut seats = v.seating.checkers_of(us).iter();
-        match seats.next() {
-            Some(q) => enemy.copy_from_slice(pos.seat_bits(q)),
-            None => enemy.fill(0),
+        let contact = &mut s.contact;
+        if contact.len() != sets * words {
+            contact.resize(sets * words, 0);
         }
-        for q in seats {
-            for (e, &b) in enemy.iter_mut().zip(pos.seat_bits(q)) {
+        let (enemy, rest) = contact.split_at_mut(words);
+        let enemy = &mut enemy[..words];
+        enemy.fill(0);
+        for q in v.seating.checkers_of(us).iter() {
+            for (e, &b) in enemy.iter_mut().zip(bits(pos.seat_bits(q), words)) {
                 *e |= b;
             }
         }
         if with_sources {
             let mut sets = rest.chunks_exact_mut(words);
             for &kinds in &v.kinds_by_leap {
-                let set = sets.next().expect("invariant: sized above");
-                if kinds == 0 {
-                    set.fill(0);
-                    continue;
-                }
-                // The first kind's cells, then the others' added.
+                let set = &mut sets.next().expect("invariant: sized above")[..words];
+                set.fill(0);
                 let mut m = kinds;
-                let first = m.trailing_zeros() as usize;
-                m &= m - 1;
-                set.copy_from_slice(pos.kind_bits(first));
                 while m != 0 {
                     let k = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    for (x, &b) in set.iter_mut().zip(pos.kind_bits(k)) {
+                    for (x, &b) in set.iter_mut().zip(bits(pos.kind_bits(k), words)) {
                         *x |= b;
                     }
                 }
@@ -281,7 +304,8 @@ impl<'a> Rays<'a> {
                 }
             }
             for (&(q, k, _), set) in v.checking_pawns[us].iter().zip(sets) {
-                for ((x, &a), &b) in set.iter_mut().zip(pos.kind_bits(k)).zip(pos.seat_bits(q)) {
+                let (kind, seat) = (bits(pos.kind_bits(k), words), bits(pos.seat_bits(q), words));
+                for ((x, &a), &b) in set[..words].iter_mut().zip(kind).zip(seat) {
                     *x = a & b;
                 }
             }
@@ -295,8 +319,7 @@ impl<'a> Rays<'a> {
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
             kinds &= kinds - 1;
-            by_kind[k] = pos
-                .kind_bits(k)
+            by_kind[k] = bits(pos.kind_bits(k), words)
                 .iter()
                 .zip(enemy.iter())
                 .fold(0, |sig, (&b, &e)| sig | b & e);
@@ -335,14 +358,30 @@ impl<'a> Rays<'a> {
         &self,
         src: &SourceSets,
         target: Cell,
+        found: impl FnMut(Cell) -> bool,
+    ) -> bool {
+        // The usual word counts get loops of a length known when compiled.
+        match src.words {
+            2 => self.contact_attackers_in::<2>(src, target, found),
+            4 => self.contact_attackers_in::<4>(src, target, found),
+            _ => self.contact_attackers_in::<0>(src, target, found),
+        }
+    }
+
+    /// [`Rays::contact_attackers`] for boards of `W` words (0: any count).
+    #[inline(always)]
+    fn contact_attackers_in<const W: usize>(
+        &self,
+        src: &SourceSets,
+        target: Cell,
         mut found: impl FnMut(Cell) -> bool,
     ) -> bool {
-        let words = src.words;
+        let words = if W == 0 { src.words } else { W };
         let row = target * words..(target + 1) * words;
         // The first set is the whole enemy's.
         let mut sets = self.s.contact.chunks_exact(words).skip(1);
         let mut scan = |sources: &[u64], enemy: &[u64]| {
-            for (w, (&a, &b)) in sources.iter().zip(enemy).enumerate() {
+            for (w, (&a, &b)) in sources[..words].iter().zip(&enemy[..words]).enumerate() {
                 let mut x = a & b;
                 while x != 0 {
                     let c = w * 64 + x.trailing_zeros() as usize;
@@ -434,6 +473,9 @@ impl<'a> Backend for Rays<'a> {
 
     #[inline(always)]
     fn contains(&self, mask: RayMask, to: Cell) -> bool {
+        if !mask.check && mask.pinned.is_none() {
+            return true;
+        }
         if mask.check && !self.s.evasion.contains(&(to as u16)) {
             return false;
         }
@@ -536,6 +578,7 @@ impl<'a> Backend for Rays<'a> {
         }
     }
 
+    #[inline(always)]
     fn pawn_captures(
         &mut self,
         from: Cell,
@@ -544,21 +587,25 @@ impl<'a> Backend for Rays<'a> {
         _setwise: bool,
         out: &mut impl MoveSink,
     ) {
-        let v = self.v;
-        let us = self.us;
-        for &c in v.pawn_tables[us][kind].captures.get(from) {
+        let board = self.board;
+        let filtered = mask.check || mask.pinned.is_some();
+        for &c in self.pawns.table(kind).captures.get(from) {
             let c = c as usize;
-            let q = self.board.at(c);
+            let q = board.at(c);
             if q != EMPTY {
-                if self.capturable[q as usize] && self.contains(mask, c) {
-                    push_pawn_move(v, us, Move::normal(from, c), true, GenType::Captures, out);
+                if self.capturable[q as usize] && (!filtered || self.contains(mask, c)) {
+                    self.pawns
+                        .push(Move::normal(from, c), true, GenType::Captures, out);
                 }
-            } else if let Some(ep) = self.pos.en_passant()
-                && ep.target as usize == c
-                && self.capturable[self.board.at(ep.pawn as usize) as usize]
+            } else if c == self.en_passant.0
+                && self.capturable[board.at(self.en_passant.1) as usize]
             {
-                let king = self.pos.royal_cell(us);
-                push_en_passant(self.pos, us, king, from, ep, out);
+                let ep = self
+                    .pos
+                    .en_passant()
+                    .expect("invariant: en_passant is set from it");
+                let king = self.pos.royal_cell(self.us);
+                push_en_passant(self.pos, self.us, king, from, ep, out);
             }
         }
     }

@@ -17,10 +17,11 @@
 //! at once (en passant, castling) are checked by testing attacks on the
 //! resulting board.
 
+use crate::board::bitboard::Bitboard;
 use crate::board::geometry::{Cell, RayRef};
 use crate::board::piece::{EMPTY, NO_CELL, Piece, piece_kind, piece_seat};
 use crate::board::seating::Seat;
-use crate::board::variant::Variant;
+use crate::board::variant::{PawnTable, Variant};
 use crate::rules::attacks;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::{EnPassant, Position};
@@ -202,6 +203,7 @@ pub(crate) fn generate<B: Backend, S: MoveSink>(
     // backend. A count may take the pieces kind by kind where the backend
     // can.
     if S::ORDERED || !b.pieces_by_kind(pos, only_king, handled, which, out) {
+        let pawns = PawnRules::of(v, us);
         for from in b.own_pieces() {
             let kind = piece_kind(pos.piece_at(from));
             let kd = &v.kinds[kind];
@@ -217,7 +219,7 @@ pub(crate) fn generate<B: Backend, S: MoveSink>(
                 let setwise = b.moved_setwise(handled, from);
                 // A pawn moved set-wise has only en passant left to try.
                 if !setwise || pos.en_passant().is_some() {
-                    pawn_moves(pos, us, b, from, kind, mask, setwise, which, out);
+                    pawn_moves_with(b, pawns, from, kind, mask, setwise, which, out);
                 }
                 continue;
             }
@@ -322,7 +324,7 @@ fn scan_king<B: Backend>(pos: &Position, us: Seat, b: &mut B, king: Cell) {
 
 /// The pushes, double steps, captures and en-passant captures of the pawn
 /// of `kind` on `from`, onto cells of `mask` (only en passant for a pawn
-/// the backend moved `setwise`).
+/// the backend moved `setwise`): [`pawn_moves_with`] with `us`'s rules.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn pawn_moves<B: Backend>(
@@ -336,8 +338,25 @@ pub(crate) fn pawn_moves<B: Backend>(
     which: GenType,
     out: &mut impl MoveSink,
 ) {
-    let v = &**pos.variant();
-    let table = &v.pawn_tables[us][kind];
+    let pawns = PawnRules::of(pos.variant(), us);
+    pawn_moves_with(b, pawns, from, kind, mask, setwise, which, out);
+}
+
+/// [`pawn_moves`] with the rules of the seat moving at hand (the
+/// generation looks them up once, not per pawn).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn pawn_moves_with<B: Backend>(
+    b: &mut B,
+    pawns: PawnRules,
+    from: Cell,
+    kind: usize,
+    mask: B::Mask,
+    setwise: bool,
+    which: GenType,
+    out: &mut impl MoveSink,
+) {
+    let table = pawns.table(kind);
     let pushes = if setwise {
         &[][..]
     } else {
@@ -349,7 +368,7 @@ pub(crate) fn pawn_moves<B: Backend>(
             continue;
         }
         if b.contains(mask, one) {
-            push_pawn_move(v, us, Move::normal(from, one), false, which, out);
+            pawns.push(Move::normal(from, one), false, which, out);
         }
         let two = pair[1];
         if two != NO_CELL
@@ -406,9 +425,8 @@ pub(crate) fn push_en_passant(
 }
 
 /// Pushes a pawn move (a `capture` or a push), expanded into one move per
-/// promotion kind when the destination is a promotion cell of `us`.
-/// [`GenType`] puts promotions and captures among the captures, the other
-/// pushes among the quiet moves.
+/// promotion kind when the destination is a promotion cell of `us`
+/// ([`PawnRules::push`]).
 #[inline(always)]
 pub(crate) fn push_pawn_move(
     v: &Variant,
@@ -418,9 +436,30 @@ pub(crate) fn push_pawn_move(
     which: GenType,
     out: &mut impl MoveSink,
 ) {
-    if v.promotion_zone[us].contains(m.to as usize) {
+    push_promoting(
+        &v.promotion_zone[us],
+        &v.promotion_kinds,
+        m,
+        capture,
+        which,
+        out,
+    );
+}
+
+/// [`PawnRules::push`] with the promotion cells `zone` and the kinds
+/// `kinds` a pawn promotes to.
+#[inline(always)]
+fn push_promoting(
+    zone: &Bitboard,
+    kinds: &[usize],
+    m: Move,
+    capture: bool,
+    which: GenType,
+    out: &mut impl MoveSink,
+) {
+    if zone.contains(m.to as usize) {
         if which.captures() {
-            for &k in &v.promotion_kinds {
+            for &k in kinds {
                 out.push(Move {
                     promotion: k as u8 + 1,
                     ..m
@@ -433,6 +472,43 @@ pub(crate) fn push_pawn_move(
         which.quiets()
     } {
         out.push(m);
+    }
+}
+
+/// The variant's pawn rules for one seat, looked up once per generation
+/// rather than per pawn: its pawn tables by kind, its promotion cells,
+/// the kinds a pawn promotes to.
+#[derive(Clone, Copy)]
+pub(crate) struct PawnRules<'a> {
+    tables: &'a [PawnTable],
+    zone: &'a Bitboard,
+    kinds: &'a [usize],
+}
+
+impl<'a> PawnRules<'a> {
+    /// `us`'s pawn rules in `v`.
+    #[inline(always)]
+    pub(crate) fn of(v: &'a Variant, us: Seat) -> PawnRules<'a> {
+        PawnRules {
+            tables: &v.pawn_tables[us],
+            zone: &v.promotion_zone[us],
+            kinds: &v.promotion_kinds,
+        }
+    }
+
+    /// The steps of the pawns of `kind`.
+    #[inline(always)]
+    pub(crate) fn table(&self, kind: usize) -> &'a PawnTable {
+        &self.tables[kind]
+    }
+
+    /// Pushes a pawn move (a `capture` or a push), expanded into one move
+    /// per promotion kind when the destination is a promotion cell.
+    /// [`GenType`] puts promotions and captures among the captures, the
+    /// other pushes among the quiet moves.
+    #[inline(always)]
+    pub(crate) fn push(&self, m: Move, capture: bool, which: GenType, out: &mut impl MoveSink) {
+        push_promoting(self.zone, self.kinds, m, capture, which, out);
     }
 }
 
