@@ -196,7 +196,9 @@ pub(crate) struct Rays<'a> {
     /// `us`'s pawn rules.
     pawns: PawnRules<'a>,
     /// The position's en-passant target and the cell of the pawn it
-    /// passed (`NO_EP` when there is none).
+    /// passed (`NO_EP` when there is none): a pair with a sentinel, one
+    /// comparison per empty capture target (an `Option<EnPassant>` here
+    /// cost 2 % more instructions on the 3-D diamond).
     en_passant: (usize, usize),
 }
 

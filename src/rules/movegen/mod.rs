@@ -262,15 +262,15 @@ impl MoveGen {
     }
 
     /// Number of legal moves of the seats deciding in `pos` (bulk counting:
-    /// no list is built on boards of at most 64 cells; `list` is scratch
-    /// space for the generic backend).
+    /// no list is built, but in multi-party games, whose rules change the
+    /// list (a seat without a move leaves); `list` is scratch space for
+    /// those).
     #[inline]
     pub fn count(&mut self, pos: &Position, list: &mut Vec<Move>) -> usize {
         if pos.variant().rules.party.is_some() {
             self.generate(pos, list);
             return list.len();
         }
-        let _ = list;
         let mut counter = MoveCounter::default();
         for s in pos.movers().iter() {
             self.generate_for(pos, s, GenType::All, &mut counter);
