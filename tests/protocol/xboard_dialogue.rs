@@ -610,6 +610,11 @@ fn naming_the_drawn_chess960_start_keeps_a_position() {
     assert_eq!(h.position().to_text(), start, "the same start position");
     assert!(h.send("sd 1").is_empty());
     h.send("go");
-    let moves = moves_in(&h.settle());
-    assert_eq!(moves.len(), 1, "the engine moves from it");
+    let out = h.settle();
+    let moves = moves_in(&out);
+    assert_eq!(
+        moves.len(),
+        1,
+        "the engine moves from start {number}: {out:?}"
+    );
 }
