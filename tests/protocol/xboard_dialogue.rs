@@ -44,6 +44,15 @@ impl Harness {
         self.rx.try_iter().collect()
     }
 
+    /// Sends `line`, then waits as [`Harness::settle`] does: all the
+    /// output, also a move the engine made before `send` returned (a
+    /// quick search on a loaded machine ends before `send` pumps the
+    /// reports, and its move is then in `send`'s output).
+    fn send_settled(&mut self, line: &str) -> Vec<String> {
+        let out = self.send(line);
+        [out, self.settle()].concat()
+    }
+
     /// Waits for the running search (thinking, not analysis) and returns
     /// the output.
     fn settle(&mut self) -> Vec<String> {
@@ -172,8 +181,7 @@ fn force_go_playother_and_nopost() {
     assert!(h.settle().iter().all(|l| !l.starts_with("move ")));
     // go: the engine plays white, the side on move; nopost: no thinking.
     h.send("nopost");
-    h.send("go");
-    let out = h.settle_thinking();
+    let out = h.send_thinking("go");
     assert_eq!(moves_in(&out).len(), 1, "{out:?}");
     assert!(
         out.iter()
@@ -183,8 +191,10 @@ fn force_go_playother_and_nopost() {
     assert_eq!(h.xb.engine_player().index(), 0);
     // The GUI answers; the engine replies as white again.
     let reply = h.some_move();
-    h.send(&format!("usermove {reply}"));
-    assert_eq!(moves_in(&h.settle_thinking()).len(), 1);
+    assert_eq!(
+        moves_in(&h.send_thinking(&format!("usermove {reply}"))).len(),
+        1
+    );
     // playother in force mode: the engine takes the side not on move
     // (black is on move after 1.e4 e5 2.W B 3.W).
     h.send("force");
@@ -193,10 +203,13 @@ fn force_go_playother_and_nopost() {
     assert_eq!(h.xb.engine_player().index(), 0);
     assert!(h.settle().iter().all(|l| !l.starts_with("move ")));
     let m = h.some_move();
-    h.send(&format!("usermove {m}"));
-    // Wait for the move line itself (the idle wait once returned without
-    // it on a loaded CI machine).
-    assert_eq!(moves_in(&h.settle_thinking()).len(), 1);
+    // Wait for the move line itself, counting a move already in the
+    // output of the usermove line (the idle wait once returned without it
+    // on a loaded CI machine: the move had come out with that line).
+    assert_eq!(
+        moves_in(&h.send_thinking(&format!("usermove {m}"))).len(),
+        1
+    );
     assert_eq!(h.position().to_move().index(), 1);
 }
 
@@ -262,21 +275,19 @@ fn setboard_undo_remove_and_game_results() {
     assert_eq!(h.position().ply_count(), 1);
     // A stalemate set up with setboard: the engine on move claims it.
     h.send("setboard 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    let out = h.send("go");
-    let out = [out, h.settle()].concat();
+    let out = h.send_settled("go");
     assert!(out.contains(&"1/2-1/2 {Stalemate}".to_string()), "{out:?}");
     // A mate in one for the engine: it plays it and claims the win.
     h.send("force");
     h.send("setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
     h.send("sd 3");
-    h.send("go");
-    let out = h.settle();
+    let out = h.send_settled("go");
     assert_eq!(moves_in(&out), vec!["a1a8".to_string()], "{out:?}");
     assert!(out.contains(&"1-0 {White mates}".to_string()), "{out:?}");
     // After `result` the engine makes no move.
     h.send("result 1-0 {White mates}");
     h.send("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-    let out = [h.send("usermove e2e4"), h.settle()].concat();
+    let out = h.send_settled("usermove e2e4");
     assert!(moves_in(&out).is_empty(), "{out:?}");
 }
 
@@ -352,8 +363,7 @@ fn torus_is_defined_for_the_gui_and_its_high_ranks_read() {
     let out = h.send("usermove a1h1");
     assert!(out.is_empty(), "{out:?}");
     h.send("sd 2");
-    h.send("go");
-    let out = h.settle();
+    let out = h.send_settled("go");
     assert_eq!(moves_in(&out).len(), 1, "{out:?}");
 }
 
@@ -433,19 +443,17 @@ fn move_now_hint_book_and_pondering() {
     h.send("sd 4");
     h.send("st 1");
     let m = h.some_move();
-    h.send(&format!("usermove {m}"));
-    let out = h.settle_thinking();
+    let out = h.send_thinking(&format!("usermove {m}"));
     assert_eq!(moves_in(&out).len(), 1, "{out:?}");
     let hint = h.send("hint");
-    if let Some(hint) = hint.iter().find_map(|l| l.strip_prefix("Hint: ")) {
+    let out = if let Some(hint) = hint.iter().find_map(|l| l.strip_prefix("Hint: ")) {
         let p = h.position();
         assert!(xboard::parse_move(&p, hint).is_ok(), "{hint}");
-        h.send(&format!("usermove {hint}"));
+        h.send_thinking(&format!("usermove {hint}"))
     } else {
         let m = h.some_move();
-        h.send(&format!("usermove {m}"));
-    }
-    let out = h.settle_thinking();
+        h.send_thinking(&format!("usermove {m}"))
+    };
     assert_eq!(moves_in(&out).len(), 1, "{out:?}");
     h.send("easy");
     h.send("force");
@@ -453,10 +461,12 @@ fn move_now_hint_book_and_pondering() {
 }
 
 impl Harness {
-    /// Waits until the engine has made its move (a ponder search that
-    /// follows never ends on its own, so wait for the move itself).
-    fn settle_thinking(&mut self) -> Vec<String> {
-        let mut out = Vec::new();
+    /// Sends `line` and waits until the engine has made its move (a
+    /// ponder search that follows never ends on its own, so wait for the
+    /// move itself), counting a move already in `send`'s output (see
+    /// [`Harness::send_settled`]).
+    fn send_thinking(&mut self, line: &str) -> Vec<String> {
+        let mut out = self.send(line);
         for _ in 0..600 {
             out.extend(self.rx.try_iter());
             if out.iter().any(|l| l.starts_with("move ")) {
@@ -482,8 +492,7 @@ fn draw_offers_and_resignation() {
     h.send("sd 3");
     // The engine plays black a queen and a rook down.
     h.send("setboard 4k3/8/8/8/8/8/8/QR2K3 b - - 0 1");
-    h.send("go");
-    let out = h.settle();
+    let out = h.send_settled("go");
     assert_eq!(moves_in(&out).len(), 1, "{out:?}");
     // Its score is far below zero: it accepts a draw offer.
     let out = h.send("draw");
@@ -492,8 +501,7 @@ fn draw_offers_and_resignation() {
     let mut resigned = false;
     for _ in 0..2 {
         let m = h.some_move();
-        h.send(&format!("usermove {m}"));
-        let out = h.settle();
+        let out = h.send_settled(&format!("usermove {m}"));
         if out.contains(&"resign".to_string()) {
             assert!(moves_in(&out).is_empty(), "{out:?}");
             resigned = true;
@@ -504,8 +512,7 @@ fn draw_offers_and_resignation() {
     h.send("option Resign=0");
     h.send("setboard 4k3/8/8/8/8/8/8/QR2K3 b - - 0 1");
     for _ in 0..4 {
-        h.send("go");
-        let out = h.settle();
+        let out = h.send_settled("go");
         assert!(!out.contains(&"resign".to_string()), "{out:?}");
         if h.position().outcome().is_some() {
             break;
@@ -540,8 +547,7 @@ fn memory_cores_and_time_controls() {
         for c in control {
             assert!(h.send(c).is_empty(), "{c}");
         }
-        h.send("go");
-        let out = h.settle();
+        let out = h.send_settled("go");
         assert_eq!(moves_in(&out).len(), 1, "{control:?}: {out:?}");
     }
 }
@@ -609,8 +615,7 @@ fn naming_the_drawn_chess960_start_keeps_a_position() {
     );
     assert_eq!(h.position().to_text(), start, "the same start position");
     assert!(h.send("sd 1").is_empty());
-    h.send("go");
-    let out = h.settle();
+    let out = h.send_settled("go");
     let moves = moves_in(&out);
     assert_eq!(
         moves.len(),
