@@ -38,8 +38,11 @@ use crate::rules::attacks;
 use crate::rules::position::Position;
 use crate::theory::mobility;
 
+mod one_word;
 pub mod tune;
 pub mod weights;
+
+use one_word::OneWordAttacks;
 
 pub use weights::EvalWeights;
 
@@ -163,6 +166,25 @@ pub fn density_mobility(v: &Variant, kind: usize, rho: f64) -> f64 {
     sum / standing.max(1) as f64
 }
 
+/// The number of cells in both `a` and `b` (bitboard words).
+#[inline(always)]
+fn count_both(a: &[u64], b: &[u64]) -> u32 {
+    a.iter().zip(b).map(|(x, y)| (x & y).count_ones()).sum()
+}
+
+/// Calls `f` for every cell in both `a` and `b` (bitboard words), in
+/// increasing order.
+#[inline(always)]
+fn for_each_of_both(a: &[u64], b: &[u64], mut f: impl FnMut(usize)) {
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        let mut w = x & y;
+        while w != 0 {
+            f(i * 64 + w.trailing_zeros() as usize);
+            w &= w - 1;
+        }
+    }
+}
+
 /// Per-variant evaluation tables, built once when a variant is set up.
 #[derive(Debug)]
 pub struct Evaluator {
@@ -193,6 +215,15 @@ pub struct Evaluator {
     king_proximity_cp: i32,
     /// Bonus of the side to move (rounded weight).
     tempo_cp: i32,
+    /// Set-wise attack counting, on boards of one word where it is exact.
+    one_word: Option<OneWordAttacks>,
+    /// Per kind: whether it leaps or slides (a pawn that does has its
+    /// attacks walked by attacks::for_each_attack; the others' are its
+    /// capture cells).
+    kind_leaps_or_slides: Vec<bool>,
+    /// The least positive kind value (100 if none): the material lead
+    /// from which a king hunts the bare enemy king is twice this.
+    least_value: i32,
 }
 
 /// Reusable buffers of the evaluation (one per search thread).
@@ -290,7 +321,22 @@ impl Evaluator {
             king_escape_cp: w.king_escape_cp.round() as i32,
             king_proximity_cp: w.king_proximity_cp.round() as i32,
             tempo_cp: w.tempo_cp.round() as i32,
+            one_word: OneWordAttacks::new(v),
+            least_value: 0,
+            kind_leaps_or_slides: (0..v.kinds.len())
+                .map(|k| {
+                    v.leap_table(k).is_some()
+                        || (0..cells).any(|c| !v.slide_rays[k].get(c).is_empty())
+                })
+                .collect(),
         };
+        e.least_value = e
+            .values
+            .iter()
+            .copied()
+            .filter(|&x| x > 0)
+            .min()
+            .unwrap_or(100);
         let lens = v.geometry.lens();
         let far: Vec<i32> = lens
             .iter()
@@ -540,46 +586,107 @@ impl Evaluator {
         let mut pawns = [0u32; MAX_SEATS];
         // Pass 1: material, pawns and the cells each seat's pawns attack
         // (`pawn_mask[cell]`: bit per seat).
-        if need_attacks {
+        let one_word = self.one_word.as_ref().filter(|_| need_attacks);
+        let generic_attacks = need_attacks && one_word.is_none();
+        if generic_attacks {
             s.pawn_mask.clear();
             s.pawn_mask.resize(cells, 0);
         }
-        for seat in v.seating.seats() {
+        // Kind by kind from the bitboards, each kind's tables looked up
+        // once (the sums do not depend on the order).
+        if self.one_word.is_some() {
+            let kinds = v.kinds.len();
+            let sets = pos.one_word_sets(0, seats + kinds + 1);
+            for seat in v.seating.seats() {
+                let p = seat.index();
+                for (kind, k) in v.kinds.iter().enumerate() {
+                    let mut of_kind = sets[p] & sets[seats + kind];
+                    if of_kind == 0 {
+                        continue;
+                    }
+                    let n = of_kind.count_ones();
+                    material[p] += self.values[kind] * n as i32;
+                    if k.pawn.is_none() {
+                        if !k.royal {
+                            pieces[p] += self.values[kind] * n as i32;
+                        }
+                        continue;
+                    }
+                    pawns[p] += n;
+                    if cfg.pawn_progress {
+                        let table = &self.progress[p][kind];
+                        while of_kind != 0 {
+                            progress[p] += table[of_kind.trailing_zeros() as usize];
+                            of_kind &= of_kind - 1;
+                        }
+                    }
+                }
+            }
+        }
+        for seat in v.seating.seats().filter(|_| self.one_word.is_none()) {
             let p = seat.index();
-            for c in pos.seat_cells(seat) {
-                let kind = piece_kind(board[c]);
-                let k = &v.kinds[kind];
-                material[p] += self.values[kind];
+            let own = pos.seat_bits(seat);
+            for (kind, k) in v.kinds.iter().enumerate() {
+                let of_kind = pos.kind_bits(kind);
                 if k.pawn.is_none() {
+                    let n = count_both(own, of_kind) as i32;
+                    material[p] += self.values[kind] * n;
                     if !k.royal {
-                        pieces[p] += self.values[kind];
+                        pieces[p] += self.values[kind] * n;
                     }
                     continue;
                 }
-                pawns[p] += 1;
-                if cfg.pawn_progress {
-                    progress[p] += self.progress[p][kind][c];
-                }
-                if need_attacks {
-                    let att = &mut s.attacks[p * cells..(p + 1) * cells];
-                    let pawn_mask = &mut s.pawn_mask;
-                    attacks::for_each_attack(
-                        v,
-                        board[c],
-                        c,
-                        |x| board[x],
-                        |t| {
-                            att[t] = att[t].saturating_add(1);
-                            pawn_mask[t] |= 1 << p;
-                        },
-                    );
-                }
+                let mut n = 0;
+                let table = &self.progress[p][kind];
+                let pawn = piece(seat, kind);
+                let simple = !self.kind_leaps_or_slides[kind];
+                let captures = &v.pawn_tables[seat][kind].captures;
+                let att = &mut s.attacks[..];
+                let pawn_mask = &mut s.pawn_mask;
+                for_each_of_both(own, of_kind, |c| {
+                    n += 1;
+                    if cfg.pawn_progress {
+                        progress[p] += table[c];
+                    }
+                    if !generic_attacks {
+                        return;
+                    }
+                    let att = &mut att[p * cells..(p + 1) * cells];
+                    let mut visit = |t: usize| {
+                        att[t] = att[t].saturating_add(1);
+                        pawn_mask[t] |= 1 << p;
+                    };
+                    if simple {
+                        for &t in captures.get(c) {
+                            visit(t as usize);
+                        }
+                    } else {
+                        attacks::for_each_attack(v, pawn, c, |x| board[x], visit);
+                    }
+                });
+                material[p] += self.values[kind] * n as i32;
+                pawns[p] += n;
             }
         }
         // Pass 2: the pieces' attacks; mobility counts the cells neither
         // held by the own seat nor attacked by a pawn that may capture
         // there.
-        if need_attacks {
+        if let Some(ow) = one_word {
+            let zones = if cfg.king_safety {
+                v.seating
+                    .seats()
+                    .fold(0, |z, seat| z | ow.king_zone(v, pos, seat))
+            } else {
+                0
+            };
+            let counted = ow.count(pos, zones, &mut s.attacks, |kind, count| {
+                (count * 16 - self.expected16[kind]) * self.mobility_cp16 / 256
+            });
+            if cfg.mobility {
+                mob = counted;
+            }
+        } else if need_attacks {
+            let g = &v.geometry;
             for seat in v.seating.seats() {
                 let p = seat.index();
                 let enemies: u16 = v
@@ -589,30 +696,45 @@ impl Evaluator {
                     .fold(0, |m, q| m | 1 << q.index());
                 let att = &mut s.attacks[p * cells..(p + 1) * cells];
                 let pawn_mask = &s.pawn_mask;
-                for c in pos.seat_cells(seat) {
-                    let kind = piece_kind(board[c]);
-                    let k = &v.kinds[kind];
+                let own = pos.seat_bits(seat);
+                for (kind, k) in v.kinds.iter().enumerate() {
                     if k.pawn.is_some() {
                         continue;
                     }
-                    let mut count = 0i32;
-                    attacks::for_each_attack(
-                        v,
-                        board[c],
-                        c,
-                        |x| board[x],
-                        |t| {
+                    let leaps = v.leap_table(kind);
+                    let rays = &v.slide_rays[kind];
+                    let counted_for_mobility = cfg.mobility && !k.royal;
+                    for_each_of_both(own, pos.kind_bits(kind), |c| {
+                        // The cells attacks::for_each_attack visits for a
+                        // piece that is no pawn: its leaps, then its slides
+                        // up to and including the first occupied cell.
+                        let mut count = 0i32;
+                        let mut visit = |t: usize| {
                             att[t] = att[t].saturating_add(1);
                             let q = board[t];
                             if (q == EMPTY || piece_seat(q) != seat) && pawn_mask[t] & enemies == 0
                             {
                                 count += 1;
                             }
-                        },
-                    );
-                    if cfg.mobility && !k.royal {
-                        mob[p] += (count * 16 - self.expected16[kind]) * self.mobility_cp16 / 256;
-                    }
+                        };
+                        if let Some(table) = leaps {
+                            for &t in table.get(c) {
+                                visit(t as usize);
+                            }
+                        }
+                        for &r in rays.get(c) {
+                            for &t in g.ray_cells(r) {
+                                visit(t as usize);
+                                if board[t as usize] != EMPTY {
+                                    break;
+                                }
+                            }
+                        }
+                        if counted_for_mobility {
+                            mob[p] +=
+                                (count * 16 - self.expected16[kind]) * self.mobility_cp16 / 256;
+                        }
+                    });
                 }
             }
         }
@@ -705,15 +827,8 @@ impl Evaluator {
             // a pawnless enemy brings its king closer.
             for q in v.seating.capturable_by(seat).iter() {
                 let ahead = material[p] - material[q.index()];
-                let minor = self
-                    .values
-                    .iter()
-                    .copied()
-                    .filter(|&x| x > 0)
-                    .min()
-                    .unwrap_or(100);
                 if pawns[q.index()] == 0
-                    && ahead >= minor * 2
+                    && ahead >= self.least_value * 2
                     && let Some(kq) = pos.royal_cell(q)
                 {
                     let dist = self.king_distance(k, kq);

@@ -447,7 +447,18 @@ impl Engine {
             let h = ordering::Heuristics::new(v.seat_count(), v.kinds.len(), cells, 1);
             let tt_move = self.tt.probe(pos.hash()).and_then(|e| e.mv);
             let mut scores = Vec::new();
-            ordering::score_moves(pos, &eval, &h, 0, tt_move, &legal, &mut scores);
+            let movegen = &self.workers[0].movegen;
+            ordering::score_moves(
+                pos,
+                &eval,
+                movegen,
+                &h,
+                0,
+                tt_move,
+                &legal,
+                ordering::Quiets::Ordered,
+                &mut scores,
+            );
             let mut pairs: Vec<(i32, Move)> = scores.into_iter().zip(legal).collect();
             pairs.sort_by_key(|p| std::cmp::Reverse(p.0));
             legal = pairs.into_iter().map(|p| p.1).collect();

@@ -421,10 +421,12 @@ impl MultiWorker {
             ordering::score_moves(
                 pos,
                 sh.eval,
+                &self.movegen,
                 &self.heuristics,
                 ply,
                 tt_move,
                 &list,
+                ordering::Quiets::Ordered,
                 &mut scores,
             );
             // A king capture puts a player out: tried before anything.

@@ -7,7 +7,7 @@
 
 use crate::board::piece::{EMPTY, piece_kind};
 use crate::eval::Evaluator;
-use crate::rules::attacks;
+use crate::rules::movegen::MoveGen;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
 
@@ -43,13 +43,12 @@ pub fn victim_value(pos: &Position, eval: &Evaluator, m: &Move) -> i32 {
 
 /// Whether the capture `m` likely loses material: a more valuable piece
 /// takes on a defended cell (a cheap stand-in for static exchange
-/// evaluation that works on every board).
-pub fn losing_capture(pos: &Position, eval: &Evaluator, m: &Move) -> bool {
+/// evaluation that works on every board; `movegen` answers whether the
+/// cell is defended).
+pub fn losing_capture(pos: &Position, eval: &Evaluator, movegen: &MoveGen, m: &Move) -> bool {
     let attacker = eval.value(piece_kind(pos.piece_at(m.from as usize)));
     let victim = victim_value(pos, eval, m);
-    let us = pos.to_move();
-    attacker > victim
-        && attacks::attacked_by_checkers(pos.variant(), m.to as usize, us, |c| pos.piece_at(c))
+    attacker > victim && movegen.attacked_by_checkers(pos, m.to as usize, pos.to_move())
 }
 
 /// Killer moves and history counters of one thread.
@@ -120,14 +119,41 @@ impl Heuristics {
     }
 }
 
+/// Whether [`score_moves`] orders the quiet moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quiets {
+    /// Killers, then by history (a node that searches them).
+    Ordered,
+    /// All below every other move, unscored: the quiescence search skips
+    /// them (out of check), and since they score below every capture and
+    /// promotion they change neither which of those is picked when nor,
+    /// through [`pick`]'s swaps, their order.
+    Last,
+}
+
+/// The score of a quiet move left unscored ([`Quiets::Last`]).
+const UNSCORED_QUIET: i32 = i32::MIN;
+
+/// What [`score_moves`]'s score of a capture whose victim is worth
+/// something says of [`losing_capture`]: `Some(true)` for the losing ones
+/// (scored below every quiet move), `Some(false)` for the others (above);
+/// `None` for the hash move, scored without looking.
+#[inline]
+pub fn capture_loses(score: i32) -> Option<bool> {
+    (score != HASH_MOVE).then_some(score < 0)
+}
+
 /// Scores `moves` for ordering into `scores`.
+#[allow(clippy::too_many_arguments)]
 pub fn score_moves(
     pos: &Position,
     eval: &Evaluator,
+    movegen: &MoveGen,
     h: &Heuristics,
     ply: usize,
     tt_move: Option<MoveCode>,
     moves: &[Move],
+    quiets: Quiets,
     scores: &mut Vec<i32>,
 ) {
     scores.clear();
@@ -139,11 +165,13 @@ pub fn score_moves(
             let promo = m.promotion_kind().map_or(0, |k| eval.value(k));
             let attacker = eval.value(piece_kind(pos.piece_at(m.from as usize)));
             let mvv_lva = (victim + promo) * 32 - attacker / 8;
-            if victim > 0 && losing_capture(pos, eval, m) {
+            if victim > 0 && losing_capture(pos, eval, movegen, m) {
                 BAD_CAPTURE + mvv_lva
             } else {
                 GOOD_CAPTURE + mvv_lva
             }
+        } else if quiets == Quiets::Last {
+            UNSCORED_QUIET
         } else if h.is_killer(ply, m) {
             if h.killers[ply][0] == Some(*m) {
                 KILLER + 1
@@ -161,27 +189,40 @@ pub fn score_moves(
 /// a few moves, so sorting everything up front would be wasted.
 const SELECT_FIRST: usize = 6;
 
-/// Brings the best remaining move to index `i` (moves `< i` are done);
-/// `buf` is scratch space.
+/// Scratch space of [`pick`]'s sort (one per search thread).
+#[derive(Debug, Default)]
+pub struct SortScratch {
+    keys: Vec<u64>,
+    moves: Vec<Move>,
+}
+
+/// Brings the best remaining move to index `i` (moves `< i` are done).
 #[inline]
-pub fn pick(moves: &mut [Move], scores: &mut [i32], i: usize, buf: &mut Vec<(i32, Move)>) {
-    let n = moves.len();
+pub fn pick(moves: &mut [Move], scores: &mut [i32], i: usize, scratch: &mut SortScratch) {
     if i < SELECT_FIRST {
-        let mut best = i;
-        for j in i + 1..n {
-            if scores[j] > scores[best] {
-                best = j;
-            }
-        }
+        // The first of the highest scores (ties keep the list's order):
+        // the maximum in one branch-free pass, then its first place.
+        let rest = &scores[i..];
+        let high = rest.iter().copied().fold(i32::MIN, i32::max);
+        let best = i + rest.iter().position(|&s| s == high).unwrap_or(0);
         moves.swap(i, best);
         scores.swap(i, best);
     } else if i == SELECT_FIRST {
-        buf.clear();
-        buf.extend(scores[i..].iter().copied().zip(moves[i..].iter().copied()));
-        buf.sort_by_key(|p| std::cmp::Reverse(p.0));
-        for (k, &(s, m)) in buf.iter().enumerate() {
-            scores[i + k] = s;
-            moves[i + k] = m;
+        // A stable sort by falling score, as an unstable sort of one word
+        // per move: the score flipped to fall in the high half, the
+        // position in the low half breaking ties.
+        let SortScratch { keys, moves: rest } = scratch;
+        keys.clear();
+        keys.extend(scores[i..].iter().enumerate().map(|(k, &s)| {
+            let falling = !((s as u32) ^ 0x8000_0000);
+            (falling as u64) << 32 | k as u64
+        }));
+        keys.sort_unstable();
+        rest.clear();
+        rest.extend_from_slice(&moves[i..]);
+        for (j, &key) in keys.iter().enumerate() {
+            moves[i + j] = rest[(key & 0xFFFF_FFFF) as usize];
+            scores[i + j] = (!((key >> 32) as u32) ^ 0x8000_0000) as i32;
         }
     }
 }

@@ -80,11 +80,11 @@ pub(crate) struct MainDuties<'a> {
 pub(crate) struct Worker {
     pub id: usize,
     pos: Option<Position>,
-    movegen: MoveGen,
+    pub(super) movegen: MoveGen,
     eval_scratch: EvalScratch,
     moves: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
-    sort_buf: Vec<(i32, Move)>,
+    sort_buf: ordering::SortScratch,
     quiets: Vec<Vec<Move>>,
     pub heuristics: Heuristics,
     pv: Vec<Vec<Move>>,
@@ -137,7 +137,7 @@ impl Worker {
             eval_scratch: EvalScratch::default(),
             moves: vec![Vec::new(); MAX_PLY + 2],
             scores: vec![Vec::new(); MAX_PLY + 2],
-            sort_buf: Vec::new(),
+            sort_buf: ordering::SortScratch::default(),
             quiets: vec![Vec::new(); MAX_PLY + 2],
             heuristics: Heuristics::new(v.seat_count(), v.kinds.len(), cells, MAX_PLY + 2),
             pv: vec![Vec::new(); MAX_PLY + 2],
@@ -261,7 +261,7 @@ impl Worker {
         }
         if v.rules.fifty_move && hm >= 100 {
             // Mate on the hundredth ply still counts as mate.
-            if in_check_unknown && pos.in_check() {
+            if in_check_unknown && self.movegen.in_check(pos) {
                 let mut list = Vec::new();
                 self.movegen.generate(pos, &mut list);
                 return !list.is_empty();
@@ -367,6 +367,21 @@ impl Worker {
             } => stalemated_in(at(plies), pieces_of(them)),
             TableValue::Draw => DRAW,
         })
+    }
+
+    /// Whether the seat to move is in check.
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        let pos = self.pos.as_ref().expect("invariant: position set");
+        self.movegen.in_check(pos)
+    }
+
+    /// Makes `m` and prefetches the child's table bucket.
+    #[inline(always)]
+    fn make_prefetched(&mut self, sh: &Shared, m: Move) {
+        self.pos().make(m);
+        let key = self.tt_key();
+        sh.tt.prefetch(key);
     }
 
     /// The table key of the current position (mate-hunt results are kept
@@ -538,7 +553,7 @@ impl Worker {
         {
             return s;
         }
-        let in_check = self.pos().in_check();
+        let in_check = self.in_check();
         let static_eval = if in_check {
             -INFINITE
         } else {
@@ -567,7 +582,7 @@ impl Worker {
             // (zugzwang is likely there).
             if depth >= 3 && static_eval >= beta && self.has_pieces() {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
-                self.pos().make(Move::NULL);
+                self.make_prefetched(sh, Move::NULL);
                 let flip = self.flips(us);
                 let v = self.child(
                     sh,
@@ -643,10 +658,12 @@ impl Worker {
             ordering::score_moves(
                 pos,
                 sh.eval,
+                &self.movegen,
                 &self.heuristics,
                 ply,
                 tt_move,
                 &list,
+                ordering::Quiets::Ordered,
                 &mut scores,
             );
         }
@@ -673,8 +690,8 @@ impl Worker {
             {
                 continue;
             }
-            self.pos().make(m);
-            let gives_check = self.pos().in_check();
+            self.make_prefetched(sh, m);
+            let gives_check = self.in_check();
             if !pv_node
                 && !in_check
                 && quiet
@@ -860,7 +877,7 @@ impl Worker {
         {
             return s;
         }
-        let in_check = self.pos().in_check();
+        let in_check = self.in_check();
         let mut list = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
         {
@@ -894,10 +911,16 @@ impl Worker {
             ordering::score_moves(
                 pos,
                 sh.eval,
+                &self.movegen,
                 &self.heuristics,
                 ply,
                 tt_move,
                 &list,
+                if in_check {
+                    ordering::Quiets::Ordered
+                } else {
+                    ordering::Quiets::Last
+                },
                 &mut scores,
             );
         }
@@ -918,12 +941,18 @@ impl Worker {
                     if stand_pat + gain + 200 <= alpha {
                         continue;
                     }
-                    if losing_capture(pos, sh.eval, &m) {
+                    // The ordering looked already, unless the victim is
+                    // worth nothing or the move came from the table.
+                    let loses = match ordering::capture_loses(scores[i]) {
+                        Some(loses) if gain > 0 => loses,
+                        _ => losing_capture(pos, sh.eval, &self.movegen, &m),
+                    };
+                    if loses {
                         continue;
                     }
                 }
             }
-            self.pos().make(m);
+            self.make_prefetched(sh, m);
             let flip = self.flips(us);
             let v = self.qchild(sh, main, flip, alpha, beta, ply + 1, pv_node);
             self.pos().unmake();
@@ -1006,7 +1035,7 @@ impl Worker {
             }
             self.seldepth = 0;
             self.pos().make(m);
-            let gives_check = self.pos().in_check();
+            let gives_check = self.in_check();
             let flip = self.flips(us);
             let new_depth = depth - 1 + i32::from(gives_check);
             let v = if i == pv_idx {

@@ -53,6 +53,17 @@ fn per_cell(flat: &[u64]) -> Vec<PerCell> {
         .collect()
 }
 
+/// The union of `sets[i]` for every bit `i` of `mask`.
+#[inline(always)]
+fn union_of(sets: &[u64], mut mask: u64) -> u64 {
+    let mut out = 0;
+    while mask != 0 {
+        out |= sets[mask.trailing_zeros() as usize];
+        mask &= mask - 1;
+    }
+    out
+}
+
 /// A piece of a ray along which cell indices are monotonic.
 #[derive(Clone, Copy, Debug)]
 struct Segment {
@@ -477,6 +488,83 @@ impl Tables {
         (self.ray_groups.len(), self.leap_sources.len())
     }
 
+    /// The cells leap table `li` reaches from `from`.
+    #[inline(always)]
+    pub fn leaps_from(&self, li: usize, from: Cell) -> u64 {
+        self.leaps[li][from & 63]
+    }
+
+    /// Whether `cell` of `pos` is attacked by a piece whose attacks on
+    /// `king_owner`'s king are check:
+    /// [`crate::rules::attacks::attacked_by_checkers`] set-wise (pawns by
+    /// their attacker tables, leapers by their reverse leaps, sliders by
+    /// one magic lookup per ray group).
+    #[inline]
+    pub fn attacked_by_checkers(&self, pos: &Position, cell: Cell, king_owner: Seat) -> bool {
+        let v = &**pos.variant();
+        let seats = v.seat_count();
+        let sets = pos.one_word_sets(0, seats + self.kinds + 1);
+        let (kinds, occ) = (&sets[seats..seats + self.kinds], sets[seats + self.kinds]);
+        let checking_seats = self.seat_relations[king_owner.index()].1;
+        let checking = union_of(sets, checking_seats);
+        let of_kinds = |mask: u16| union_of(kinds, mask as u64) & checking;
+        for &(q, k, _) in &v.checking_pawns[king_owner] {
+            let pawns = sets[q.index()] & kinds[k];
+            if self.pawn_attackers[q.index() * self.kinds + k][cell & 63] & pawns != 0 {
+                return true;
+            }
+        }
+        for (li, &mask) in v.kinds_by_leap.iter().enumerate() {
+            if mask != 0 && self.leap_sources[li][cell & 63] & of_kinds(mask) != 0 {
+                return true;
+            }
+        }
+        for (gi, &(mask, _)) in self.ray_groups.iter().enumerate() {
+            let attackers = of_kinds(mask);
+            if attackers != 0 && self.ray_group_magics[gi].attacks(cell, occ) & attackers != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The cells a pawn of `kind` and `seat` on `from` attacks.
+    #[inline(always)]
+    pub fn pawn_attacks(&self, seat: Seat, kind: usize, from: Cell) -> u64 {
+        self.pawn_captures[seat.index() * self.kinds + kind][from & 63]
+    }
+
+    /// The cells a piece of `kind` on `from` leaps or slides to under
+    /// the occupancy `occ` (up to and including the first occupied cell);
+    /// `leap` is the kind's leap table.
+    #[inline(always)]
+    pub fn piece_attacks(&self, kind: usize, leap: Option<usize>, from: Cell, occ: u64) -> u64 {
+        let mut attacks = match leap {
+            Some(li) => self.leaps[li][from & 63],
+            None => 0,
+        };
+        for m in &self.kind_magics[kind] {
+            attacks |= m.attacks(from, occ);
+        }
+        attacks
+    }
+
+    /// The cells a piece of `kind` and `seat` on `from` attacks under the
+    /// occupancy `occ`: a pawn's capture cells, the leaps and the slides up
+    /// to and including the first occupied cell — the cells
+    /// [`crate::rules::attacks::for_each_attack`] visits, as one set (the
+    /// evaluation counts attacks set-wise with it where no cell is visited
+    /// twice).
+    #[inline(always)]
+    pub fn attacks_of(&self, v: &Variant, seat: Seat, kind: usize, from: Cell, occ: u64) -> u64 {
+        let pawn = if v.kinds[kind].pawn.is_some() {
+            self.pawn_attacks(seat, kind, from)
+        } else {
+            0
+        };
+        pawn | self.piece_attacks(kind, v.kind_leap[kind], from, occ)
+    }
+
     /// Builds the tables, or `None` for boards of more than 64 cells and
     /// for the carrying number line of finite chess, whose rays cross the
     /// whole board (a slider's relevant occupancy would exceed what a
@@ -851,26 +939,10 @@ impl<'a, const G: usize, const L: usize> Bits<'a, G, L> {
         let sets = pos.one_word_sets(0, seats + t.kinds + 1);
         let occ = sets[seats + t.kinds];
         let (captured_seats, checking_seats) = t.seat_relations[us.index()];
-        let union = |mut seats_mask: u64| {
-            let mut out = 0;
-            while seats_mask != 0 {
-                out |= sets[seats_mask.trailing_zeros() as usize];
-                seats_mask &= seats_mask - 1;
-            }
-            out
-        };
-        let capturable = union(captured_seats);
-        let checking = union(checking_seats);
+        let capturable = union_of(sets, captured_seats);
+        let checking = union_of(sets, checking_seats);
         let kinds = &sets[seats..seats + t.kinds];
-        let of_kinds = |mask: u16| -> u64 {
-            let mut m = mask;
-            let mut out = 0;
-            while m != 0 {
-                out |= kinds[m.trailing_zeros() as usize];
-                m &= m - 1;
-            }
-            out & checking
-        };
+        let of_kinds = |mask: u16| union_of(kinds, mask as u64) & checking;
         let mut ray_checkers = [0u64; 8];
         for (slot, (mask, _)) in ray_checkers
             .iter_mut()

@@ -24,6 +24,7 @@ use rayon::prelude::*;
 use crate::board::geometry::Cell;
 use crate::board::seating::{Seat, SeatSet};
 use crate::board::variant::Variant;
+use crate::rules::attacks;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
 
@@ -163,6 +164,30 @@ impl MoveGen {
     /// at most 64 cells).
     pub fn uses_fast_path(&self) -> bool {
         self.fast.is_some()
+    }
+
+    /// Whether `cell` of `pos` is attacked by a piece whose attacks on
+    /// `king_owner`'s king are check: set-wise on the bitboard backend's
+    /// boards, else [`attacks::attacked_by_checkers`] (the search asks it
+    /// at every node; the answers are the same, tested in
+    /// `tests/rules/fast_path.rs`).
+    #[inline]
+    pub fn attacked_by_checkers(&self, pos: &Position, cell: Cell, king_owner: Seat) -> bool {
+        match &self.fast {
+            Some(t) => t.attacked_by_checkers(pos, cell, king_owner),
+            None => {
+                attacks::attacked_by_checkers(pos.variant(), cell, king_owner, |c| pos.piece_at(c))
+            }
+        }
+    }
+
+    /// Whether the seat to move in `pos` is in check
+    /// ([`Position::in_check`], by [`MoveGen::attacked_by_checkers`]).
+    #[inline]
+    pub fn in_check(&self, pos: &Position) -> bool {
+        let us = pos.to_move();
+        pos.royal_cell(us)
+            .is_some_and(|k| self.attacked_by_checkers(pos, k, us))
     }
 
     /// Whether the generator was built for `v`.
@@ -436,6 +461,50 @@ pub fn perft_divide_with(
 mod tests {
     use super::*;
     use crate::board::registry;
+
+    /// The search's attack test (set-wise on the bitboard backend's
+    /// boards) against
+    /// the rule's walk, attacks::attacked_by_checkers: every cell, every
+    /// seat's king safety, on the positions of fixed random games of every
+    /// example board (boards beyond 300 cells skipped for time).
+    #[test]
+    fn the_search_attack_test_agrees_with_the_rule() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        for spec in registry::example_specs() {
+            let v = registry::build(spec).expect("a registered variant");
+            let cells = v.geometry.cell_count();
+            if cells > 300 || v.rules.party.is_some() && cells > 200 {
+                continue;
+            }
+            let mut movegen = MoveGen::new(&v);
+            let mut moves = Vec::new();
+            for _ in 0..4 {
+                let mut pos = Position::start(&v);
+                for _ in 0..60 {
+                    for seat in v.seating.seats() {
+                        for cell in 0..cells {
+                            let rule =
+                                attacks::attacked_by_checkers(&v, cell, seat, |c| pos.piece_at(c));
+                            assert_eq!(
+                                movegen.attacked_by_checkers(&pos, cell, seat),
+                                rule,
+                                "{spec}: {} against seat {}",
+                                v.geometry.cell_name(cell),
+                                seat.index()
+                            );
+                        }
+                    }
+                    assert_eq!(movegen.in_check(&pos), pos.in_check(), "{spec}");
+                    movegen.generate(&pos, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.make(moves[rng.random_range(0..moves.len())]);
+                }
+            }
+        }
+    }
 
     /// The generic backend's contact tests by source sets (checks at
     /// set-up, the safety of king targets) against the rule's walk over
