@@ -81,6 +81,9 @@ pub(crate) struct Worker {
     pub id: usize,
     pos: Option<Position>,
     pub(super) movegen: MoveGen,
+    /// The hash of the position last asked [`Worker::in_check`] about,
+    /// and the answer.
+    last_check: Option<(u64, bool)>,
     eval_scratch: EvalScratch,
     moves: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
@@ -134,6 +137,7 @@ impl Worker {
             id,
             pos: None,
             movegen: MoveGen::new(v),
+            last_check: None,
             eval_scratch: EvalScratch::default(),
             moves: vec![Vec::new(); MAX_PLY + 2],
             scores: vec![Vec::new(); MAX_PLY + 2],
@@ -369,11 +373,21 @@ impl Worker {
         })
     }
 
-    /// Whether the seat to move is in check.
+    /// Whether the seat to move is in check. A node asks again what its
+    /// parent asked right after making the move (whether it gives check),
+    /// so the last answer is kept with the position's hash.
     #[inline(always)]
-    fn in_check(&self) -> bool {
+    fn in_check(&mut self) -> bool {
         let pos = self.pos.as_ref().expect("invariant: position set");
-        self.movegen.in_check(pos)
+        let key = pos.hash();
+        if let Some((k, answer)) = self.last_check
+            && k == key
+        {
+            return answer;
+        }
+        let answer = self.movegen.in_check(pos);
+        self.last_check = Some((key, answer));
+        answer
     }
 
     /// Makes `m` and prefetches the child's table bucket.

@@ -549,22 +549,6 @@ impl Tables {
         attacks
     }
 
-    /// The cells a piece of `kind` and `seat` on `from` attacks under the
-    /// occupancy `occ`: a pawn's capture cells, the leaps and the slides up
-    /// to and including the first occupied cell — the cells
-    /// [`crate::rules::attacks::for_each_attack`] visits, as one set (the
-    /// evaluation counts attacks set-wise with it where no cell is visited
-    /// twice).
-    #[inline(always)]
-    pub fn attacks_of(&self, v: &Variant, seat: Seat, kind: usize, from: Cell, occ: u64) -> u64 {
-        let pawn = if v.kinds[kind].pawn.is_some() {
-            self.pawn_attacks(seat, kind, from)
-        } else {
-            0
-        };
-        pawn | self.piece_attacks(kind, v.kind_leap[kind], from, occ)
-    }
-
     /// Builds the tables, or `None` for boards of more than 64 cells and
     /// for the carrying number line of finite chess, whose rays cross the
     /// whole board (a slider's relevant occupancy would exceed what a
@@ -851,7 +835,7 @@ impl Tables {
     /// Cells attacked from `cell` along direction `d` given occupancy `occ`
     /// (up to and including the first occupied cell).
     #[inline(always)]
-    fn ray_attacks(&self, cell: Cell, d: usize, occ: u64) -> u64 {
+    pub fn ray_attacks(&self, cell: Cell, d: usize, occ: u64) -> u64 {
         let (start, len) = self.spans[cell * self.directions + d];
         let mut attacks = 0;
         for seg in &self.segments[start as usize..start as usize + len as usize] {
