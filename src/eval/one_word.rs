@@ -29,7 +29,7 @@ use crate::rules::position::Position;
 /// attacks are taken so that every visit of the generic count is counted.
 #[derive(Debug)]
 pub(crate) struct OneWordAttacks {
-    tables: Arc<Tables>,
+    tables: Arc<Tables<u64>>,
     /// The kinds that move as pawns.
     pawn_kinds: Vec<usize>,
     /// The other kinds whose attacks are one set: (kind, its leap table,

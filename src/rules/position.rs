@@ -389,6 +389,13 @@ impl Position {
         &self.bits[first..first + n]
     }
 
+    /// Every set (seats, then kinds, then all occupied) as bitboard
+    /// words, each set in [`Position::words`] words one after another.
+    #[inline(always)]
+    pub fn set_words(&self) -> &[u64] {
+        &self.bits
+    }
+
     /// Cells occupied by `seat`, as bitboard words.
     #[inline(always)]
     pub fn seat_bits(&self, seat: Seat) -> &[u64] {

@@ -1,4 +1,4 @@
-//! The bitboard backend (`movegen::fast64`, boards of at most 64 cells) must
+//! The bitboard backend (`movegen::fast64`, boards of at most 128 cells) must
 //! produce exactly the moves of the generic backend, which is itself checked
 //! against the reference generator and published perft tables; and on
 //! every board the captures and the quiet moves generated apart must make
@@ -111,6 +111,21 @@ fn cube_fast_path_agrees_with_generic() {
     compare_playouts("cube", 300, 150, 9);
 }
 
+/// The torus (112 cells, two-word bitboards): rays and pawn steps that go
+/// round, diagonals walked by segments, pins found from line tables that
+/// keep up to four rays between two cells.
+#[test]
+fn torus_fast_path_agrees_with_generic() {
+    assert!(compare_playouts("torus", 120, 150, 13) > 5_000);
+    compare_playouts("torus:wrapcastling=0", 30, 150, 14);
+}
+
+/// Raumschach (125 cells, two-word bitboards, magic tables of `u128`).
+#[test]
+fn raumschach_fast_path_agrees_with_generic() {
+    assert!(compare_playouts("raumschach", 120, 150, 15) > 5_000);
+}
+
 #[test]
 fn tricky_positions_agree() {
     // Positions from perft/tricky.epd (chessprogramming wiki): pins, checks,
@@ -133,7 +148,8 @@ fn tricky_positions_agree() {
 
 #[test]
 fn captures_and_quiet_moves_make_up_the_list_on_every_board() {
-    // The generic backend's boards (more than 64 cells) along random games.
+    // Boards of more than 64 cells along random games: the torus on
+    // two-word bitboards, the diamonds by the generic backend.
     for spec in [
         "torus",
         "diamond:n=3",
@@ -211,10 +227,11 @@ fn wrapping_3d_fast_path_agrees_with_generic() {
 }
 
 #[test]
-fn file_variants_of_at_most_64_cells_fast_path_agrees_with_generic() {
+fn file_variants_of_at_most_128_cells_fast_path_agrees_with_generic() {
     let shipped = variant_file::parse(include_str!("../../engines/variants.toml"))
         .unwrap_or_else(|e| panic!("{e}"));
-    for name in ["cylinder6", "holes"] {
+    // torus3d: 14x4x2 cells, every axis wraps (two-word bitboards).
+    for name in ["cylinder6", "holes", "torus3d"] {
         let fv = shipped.iter().find(|f| f.name == name).expect(name);
         let v = Variant::new(fv.def.clone()).expect("a loaded definition builds");
         assert!(MoveGen::new(&v).uses_fast_path(), "{name}");
@@ -302,16 +319,19 @@ royal = true
 }
 
 /// Slides along many wrapping directions of a small board would need
-/// magic tables of billions of entries (their search never ended): such a
-/// board takes the generic backend, and its moves come at once.
+/// magic tables of billions of entries (their search never ended, and
+/// such boards once took the generic backend): the bitboard backend walks
+/// those rays by segments instead, and its moves come at once and agree
+/// with the generic backend's.
 #[test]
-fn a_board_too_wrapped_for_magic_tables_takes_the_generic_backend() {
+fn a_board_too_wrapped_for_magic_tables_walks_its_rays() {
     let v = from_file(&WRAP_8X4X2.replace("[false, false, true]", "[false, true, true]"));
     let mut g = MoveGen::new(&v);
-    assert!(!g.uses_fast_path());
+    assert!(g.uses_fast_path());
     let mut pos = Position::start(&v);
     let mut all = Vec::new();
     g.generate(&pos, &mut all);
     assert_eq!(sorted(split(&mut g, &pos)), sorted(all.clone()));
     assert!(movegen::perft(&mut pos, 2) > all.len() as u64);
+    assert!(compare_variant_playouts(&v, "wrap-8x4x2 (two axes)", 60, 100, 22) > 1_000);
 }

@@ -467,6 +467,7 @@ impl<'a> Rays<'a> {
 impl<'a> Backend for Rays<'a> {
     type Mask = RayMask;
     type Pieces = Cells<'a>;
+    type Handled = ();
 
     #[inline(always)]
     fn own_pieces(&self) -> Cells<'a> {

@@ -4,7 +4,7 @@
 //! castling is legal. The board-representation half — how sets of cells
 //! are stored and how a piece's targets are found — is a [`Backend`]: the
 //! ray-walking one for every board ([`super::generic`]) and the bitboard
-//! one for boards of at most 64 cells ([`super::fast64`]).
+//! one for boards of at most 128 cells ([`super::fast64`]).
 //!
 //! Moves are generated legal directly. Before the pieces are walked, the
 //! king's rays are scanned once for checking lines and pins. A non-royal
@@ -34,6 +34,9 @@ pub(crate) trait Backend {
     type Mask: Copy;
     /// The cells of the pieces of the seat generated for.
     type Pieces: Iterator<Item = Cell>;
+    /// The pawns [`Backend::setwise_pawns`] moved (the empty default:
+    /// none).
+    type Handled: Copy + Default;
 
     /// The cells of our pieces, in increasing order.
     fn own_pieces(&self) -> Self::Pieces;
@@ -51,8 +54,8 @@ pub(crate) trait Backend {
         true
     }
     /// Finds the checking lines and pins of sliders on the king on `king`
-    /// all at once where the backend can (boards on which two cells share
-    /// at most one line); `false` leaves it to the ray-by-ray scan.
+    /// all at once where the backend can (from line tables between
+    /// cells); `false` leaves it to the ray-by-ray scan.
     fn slider_lines(&mut self, _king: Cell) -> bool {
         false
     }
@@ -65,7 +68,7 @@ pub(crate) trait Backend {
         &mut self,
         _pos: &Position,
         _only_king: bool,
-        _handled: u64,
+        _handled: Self::Handled,
         _which: GenType,
         _out: &mut impl MoveSink,
     ) -> bool {
@@ -105,11 +108,11 @@ pub(crate) trait Backend {
     /// Moves the pawns of `us` that need no per-piece test (not pinned,
     /// on boards where every pawn step is a fixed index shift) all at
     /// once; returns them as a predicate's set, or nothing.
-    fn setwise_pawns(&mut self, _gen: GenType, _out: &mut impl MoveSink) -> u64 {
-        0
+    fn setwise_pawns(&mut self, _gen: GenType, _out: &mut impl MoveSink) -> Self::Handled {
+        Self::Handled::default()
     }
     /// Whether the pawn on `from` was moved set-wise.
-    fn moved_setwise(&self, _handled: u64, _from: Cell) -> bool {
+    fn moved_setwise(&self, _handled: Self::Handled, _from: Cell) -> bool {
         false
     }
     /// Emits the captures (with promotions) of the pawn of `kind` on
@@ -195,7 +198,7 @@ pub(crate) fn generate<B: Backend, S: MoveSink>(
     let checks = b.checks();
     let only_king = checks > 0 && !b.evasions_exist();
     let handled = if only_king {
-        0
+        B::Handled::default()
     } else {
         b.setwise_pawns(which, out)
     };
