@@ -56,13 +56,13 @@ fn per_cell<W: Word>(flat: &[W]) -> Vec<W::Row> {
         .collect()
 }
 
-/// The union of sets `first + i` of a position's words for every bit `i`
-/// of `mask`.
+/// The union of the sets `set(first + i)` for every bit `i` of `mask`
+/// (`set`: a position's set by index).
 #[inline(always)]
-pub(crate) fn union_of<W: Word>(words: &[u64], first: usize, mut mask: u64) -> W {
+fn union_of<W: Word>(set: impl Fn(usize) -> W, first: usize, mut mask: u64) -> W {
     let mut out = W::ZERO;
     while mask != 0 {
-        out |= W::load(words, first + mask.trailing_zeros() as usize);
+        out |= set(first + mask.trailing_zeros() as usize);
         mask &= mask - 1;
     }
     out
@@ -552,21 +552,18 @@ impl<W: Word> SlideTable<W> {
     /// every cell's relevant cells fit, else by walking.
     fn build(t: &Tables<W>, g: &crate::board::geometry::Geometry, dirs: &[usize]) -> Self {
         let cells = g.cell_count();
-        let bits: Vec<u32> = (0..cells)
-            .map(|c| relevant_cells::<W>(g, c, dirs).count())
-            .collect();
-        let bytes: usize = bits
+        let masks: Vec<W> = (0..cells).map(|c| relevant_cells(g, c, dirs)).collect();
+        let bytes: usize = masks
             .iter()
-            .map(|&b| (1usize << b.min(MAX_MAGIC_BITS + 1)) * std::mem::size_of::<W>())
+            .map(|m| (1usize << m.count().min(MAX_MAGIC_BITS + 1)) * std::mem::size_of::<W>())
             .sum();
-        if bits.iter().any(|&b| b > MAX_MAGIC_BITS) || bytes > MAX_MAGIC_BYTES {
+        if masks.iter().any(|m| m.count() > MAX_MAGIC_BITS) || bytes > MAX_MAGIC_BYTES {
             return Self::walk(g, dirs);
         }
         let mut search = MagicSearch::new((dirs.len() as u64) << 32 ^ cells as u64);
         let mut entries = Vec::with_capacity(W::BITS);
         let mut attacks = Vec::new();
-        for cell in 0..cells {
-            let mask: W = relevant_cells(g, cell, dirs);
+        for (cell, &mask) in masks.iter().enumerate() {
             let bits = mask.count();
             let occs = subsets(mask);
             let reference = slides_by_occupancy(t, cell, dirs, &occs);
@@ -903,8 +900,9 @@ impl<W: Word> Tables<W> {
         let occ = W::load(sets, seats + self.kinds);
         let kind = |k: usize| W::load(sets, seats + k);
         let checking_seats = self.seat_relations[king_owner.index()].1;
-        let checking: W = union_of(sets, 0, checking_seats);
-        let of_kinds = |mask: u16| union_of::<W>(sets, seats, mask as u64) & checking;
+        let set = |i: usize| W::load(sets, i);
+        let checking = union_of(set, 0, checking_seats);
+        let of_kinds = |mask: u16| union_of(set, seats, mask as u64) & checking;
         for &(q, k, _) in &v.checking_pawns[king_owner] {
             let pawns = W::load(sets, q.index()) & kind(k);
             if !(at::<W>(&self.pawn_attackers[q.index() * self.kinds + k], cell) & pawns).is_empty()
@@ -1231,11 +1229,28 @@ fn magic_cache() -> &'static SlideCache {
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
+/// The legal moves of `us` in `pos` of kinds `which` into `out` by the
+/// rules' driver over a backend compiled for word `W`, `G` ray groups
+/// and `L` leap tables (0: the tables' counts), magic tables only unless
+/// `WALKS`: the shapes [`MoveGen::generate_for`](super::MoveGen::generate_for)
+/// picks from the tables.
+#[inline(always)]
+pub(crate) fn generate<W: Word, const G: usize, const L: usize, const WALKS: bool>(
+    t: &Tables<W>,
+    pos: &Position,
+    us: Seat,
+    which: GenType,
+    out: &mut impl MoveSink,
+) {
+    let mut b = Bits::<W, G, L, WALKS>::new(t, pos, us);
+    legal::generate(pos, us, &mut b, which, out)
+}
+
 /// The bitboard backend for one generation. `G` and `L` are the variant's
 /// numbers of ray groups and leap tables where the generator was
 /// specialised for them (chess: 2 and 2), so that the loops over them
 /// unroll; 0 and 0 take both from the tables.
-pub(crate) struct Bits<'a, W: Word, const G: usize, const L: usize, const WALKS: bool> {
+struct Bits<'a, W: Word, const G: usize, const L: usize, const WALKS: bool> {
     t: &'a Tables<W>,
     pos: &'a Position,
     v: &'a Variant,
@@ -1286,7 +1301,7 @@ impl<'a, W: Word, const G: usize, const L: usize, const WALKS: bool> Bits<'a, W,
     /// (which have `G` ray groups and `L` leap tables where these are not
     /// 0).
     #[inline(always)]
-    pub(crate) fn new(t: &'a Tables<W>, pos: &'a Position, us: Seat) -> Self {
+    fn new(t: &'a Tables<W>, pos: &'a Position, us: Seat) -> Self {
         debug_assert!(G == 0 || G == t.ray_groups.len());
         debug_assert!(L == 0 || L == t.leap_sources.len());
         debug_assert!(WALKS || !t.walks);
@@ -1304,19 +1319,11 @@ impl<'a, W: Word, const G: usize, const L: usize, const WALKS: bool> Bits<'a, W,
         );
         // SAFETY: the assertion above.
         let load = |i: usize| unsafe { W::load_unchecked(sets, i) };
-        let union = |first: usize, mut mask: u64| {
-            let mut out = W::ZERO;
-            while mask != 0 {
-                out |= load(first + mask.trailing_zeros() as usize);
-                mask &= mask - 1;
-            }
-            out
-        };
         let occ = load(seats + t.kinds);
         let (captured_seats, checking_seats) = t.seat_relations[us.index()];
-        let capturable = union(0, captured_seats);
-        let checking = union(0, checking_seats);
-        let of_kinds = |mask: u16| union(seats, mask as u64) & checking;
+        let capturable = union_of(load, 0, captured_seats);
+        let checking = union_of(load, 0, checking_seats);
+        let of_kinds = |mask: u16| union_of(load, seats, mask as u64) & checking;
         let mut ray_checkers = [W::ZERO; 8];
         for (slot, (mask, _)) in ray_checkers
             .iter_mut()

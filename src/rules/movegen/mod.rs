@@ -236,38 +236,17 @@ impl MoveGen {
             // the cylinder and the torus) and the cube's (one, four) with
             // loops unrolled; every other with the tables' counts.
             Some(FastTables::One(t)) => match (t.shape(), t.walks()) {
-                ((2, 2), false) => {
-                    let mut b = fast64::Bits::<u64, 2, 2, false>::new(t, pos, us);
-                    legal::generate(pos, us, &mut b, which, out)
-                }
-                ((1, 4), false) => {
-                    let mut b = fast64::Bits::<u64, 1, 4, false>::new(t, pos, us);
-                    legal::generate(pos, us, &mut b, which, out)
-                }
-                (_, false) => {
-                    let mut b = fast64::Bits::<u64, 0, 0, false>::new(t, pos, us);
-                    legal::generate(pos, us, &mut b, which, out)
-                }
-                (_, true) => {
-                    let mut b = fast64::Bits::<u64, 0, 0, true>::new(t, pos, us);
-                    legal::generate(pos, us, &mut b, which, out)
-                }
+                ((2, 2), false) => fast64::generate::<u64, 2, 2, false>(t, pos, us, which, out),
+                ((1, 4), false) => fast64::generate::<u64, 1, 4, false>(t, pos, us, which, out),
+                (_, false) => fast64::generate::<u64, 0, 0, false>(t, pos, us, which, out),
+                (_, true) => fast64::generate::<u64, 0, 0, true>(t, pos, us, which, out),
             },
             // The torus has chess's shape and walks its diagonals;
             // Raumschach and the rest take the tables' counts.
             Some(FastTables::Two(t)) => match (t.shape(), t.walks()) {
-                ((2, 2), true) => {
-                    let mut b = fast64::Bits::<u128, 2, 2, true>::new(t, pos, us);
-                    legal::generate(pos, us, &mut b, which, out)
-                }
-                (_, false) => {
-                    let mut b = fast64::Bits::<u128, 0, 0, false>::new(t, pos, us);
-                    legal::generate(pos, us, &mut b, which, out)
-                }
-                (_, true) => {
-                    let mut b = fast64::Bits::<u128, 0, 0, true>::new(t, pos, us);
-                    legal::generate(pos, us, &mut b, which, out)
-                }
+                ((2, 2), true) => fast64::generate::<u128, 2, 2, true>(t, pos, us, which, out),
+                (_, false) => fast64::generate::<u128, 0, 0, false>(t, pos, us, which, out),
+                (_, true) => fast64::generate::<u128, 0, 0, true>(t, pos, us, which, out),
             },
             None => self.generate_generic_for(pos, us, which, out),
         }
