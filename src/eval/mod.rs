@@ -64,6 +64,15 @@ pub const MOBILITY_FRACTION: f64 = 0.1;
 /// Fraction of the promotion gain a pawn earns on the cell before promotion
 /// (the bonus grows with the square of its progress).
 pub const PROGRESS_FRACTION: f64 = 0.25;
+/// Fraction of the promotion gain a passed pawn earns on top of its
+/// progress next to promotion (the same curve as the progress). Off by
+/// default: at ¼ it lost a match against the engine without it
+/// (docs/performance.md, "Strength, step by step"); the tuner and a
+/// weights file can set it.
+pub const PASSED_FRACTION: f64 = 0.0;
+/// The most bitboard words the passed-pawn masks of a variant may take
+/// (8 MB); beyond it the evaluation has no passed-pawn term.
+pub const MAX_PASSED_WORDS: usize = 1 << 20;
 /// Centipawns per unit of king danger (see [`Evaluator::king_terms`]).
 pub const KING_DANGER_CP: i32 = 12;
 /// Centipawns per free cell around a king in the endgame.
@@ -198,6 +207,13 @@ pub struct Evaluator {
     mobility_cp16: i32,
     /// Pawn progress bonus, `[player][kind][cell]` (empty for non-pawns).
     progress: Vec<Vec<Vec<i32>>>,
+    /// Passed pawns: per `player * kinds + kind` (empty for non-pawns, and
+    /// for every kind on boards too large for the masks), per cell its
+    /// bitboard words of the cells where an enemy pawn stops a pawn there
+    /// (see [`Evaluator::passed_tables`]).
+    passed_masks: Vec<Vec<u64>>,
+    /// The bonus of a passed pawn, `[player][kind][cell]`.
+    passed_bonus: Vec<Vec<Vec<i32>>>,
     /// Piece material (non-pawn, non-royal) of each player at the start.
     start_piece_material: Vec<i32>,
     /// Whether the king steps diagonally (Chebyshev) or only along axes
@@ -234,6 +250,9 @@ pub struct EvalScratch {
     attacks: Vec<u8>,
     /// Per cell: bit `p` set when a pawn of player `p` attacks it.
     pawn_mask: Vec<u16>,
+    /// Per seat, the pawns of the seats that may capture it (bitboard
+    /// words, seat after seat): what stops its passed pawns.
+    enemy_pawns: Vec<u64>,
 }
 
 /// The terms of one evaluation, per player, for `ndchess analyse`'s
@@ -280,6 +299,12 @@ impl Evaluator {
         }
         let mobility_cp16 = (w.mobility_fraction * w.piece_cp_per_move * 16.0).round() as i32;
         let progress = Self::progress_tables(v, &values, w.progress_fraction);
+        let passed_bonus = Self::progress_tables(v, &values, w.passed_fraction);
+        let passed_masks = if w.passed_fraction > 0.0 {
+            Self::passed_tables(v)
+        } else {
+            vec![Vec::new(); v.seat_count() * v.kinds.len()]
+        };
         let mut start_piece_material = vec![0; v.seat_count()];
         for &(_, p) in &v.start {
             let k = piece_kind(p);
@@ -313,6 +338,8 @@ impl Evaluator {
             expected16,
             mobility_cp16,
             progress,
+            passed_masks,
+            passed_bonus,
             start_piece_material,
             king_diagonal_dims,
             max_king_distance: 1,
@@ -416,6 +443,82 @@ impl Evaluator {
                         (gain * fraction * progress * progress).round() as i32
                     })
                     .collect();
+            }
+        }
+        out
+    }
+
+    /// Passed-pawn masks, per `player * kinds + pawn kind`, per cell its
+    /// bitboard words (cells × words; empty when the masks of all pawn
+    /// kinds would pass [`MAX_PASSED_WORDS`]).
+    ///
+    /// A pawn is passed when no enemy pawn can stop it on its way: the
+    /// pawn's path is every cell its pushes reach from where it stands
+    /// (in any dimension, every forward direction: a cone where pawns
+    /// have several), and an enemy pawn stops it by standing on the path
+    /// or by attacking a cell of the path or the pawn's own cell. The
+    /// classical passed pawn (no enemy pawn ahead on its own or a
+    /// neighbouring file) is the case of the 8x8 board. "Enemy" is every
+    /// seat that may capture the pawn's seat, and the test takes the union
+    /// of their pawns (with several enemies a cell that only another
+    /// enemy's pawn would attack from counts for all of them: the masks
+    /// stay one per pawn, not one per pair of seats).
+    fn passed_tables(v: &Variant) -> Vec<Vec<u64>> {
+        let cells = v.geometry.cell_count();
+        let words = cells.div_ceil(64);
+        let seats = v.seat_count();
+        let kinds = v.kinds.len();
+        let pawn_kinds = v.kinds.iter().filter(|k| k.pawn.is_some()).count();
+        let mut out = vec![Vec::new(); seats * kinds];
+        if pawn_kinds == 0 || seats * pawn_kinds * cells * words > MAX_PASSED_WORDS {
+            return out;
+        }
+        for seat in v.seating.seats() {
+            let enemies: Vec<Seat> = v
+                .seating
+                .seats()
+                .filter(|&q| v.seating.may_capture(q, seat))
+                .collect();
+            for (kind, k) in v.kinds.iter().enumerate() {
+                if k.pawn.is_none() {
+                    continue;
+                }
+                let pushes = &v.pawn_tables[seat][kind].pushes;
+                let mut masks = vec![0u64; cells * words];
+                let mut path = vec![false; cells];
+                let mut stack = Vec::new();
+                for c in 0..cells {
+                    path.iter_mut().for_each(|x| *x = false);
+                    stack.clear();
+                    stack.push(c);
+                    path[c] = true;
+                    while let Some(x) = stack.pop() {
+                        for &t in pushes.get(x) {
+                            if t != NO_CELL && !path[t as usize] {
+                                path[t as usize] = true;
+                                stack.push(t as usize);
+                            }
+                        }
+                    }
+                    let mask = &mut masks[c * words..(c + 1) * words];
+                    let mut add = |x: usize| mask[x / 64] |= 1 << (x % 64);
+                    for x in (0..cells).filter(|&x| path[x]) {
+                        if x != c {
+                            add(x);
+                        }
+                        for &q in &enemies {
+                            for (qk, qkind) in v.kinds.iter().enumerate() {
+                                if qkind.pawn.is_none() {
+                                    continue;
+                                }
+                                for &a in v.pawn_tables[q][qk].attackers.get(x) {
+                                    add(a as usize);
+                                }
+                            }
+                        }
+                    }
+                }
+                out[seat.index() * kinds + kind] = masks;
             }
         }
         out
@@ -592,6 +695,34 @@ impl Evaluator {
             s.pawn_mask.clear();
             s.pawn_mask.resize(cells, 0);
         }
+        // Passed pawns: each seat's enemies' pawns.
+        let words = pos.seat_bits(Seat::FIRST).len();
+        let passed_on = cfg.pawn_progress && !self.passed_masks.iter().all(Vec::is_empty);
+        if passed_on {
+            s.enemy_pawns.clear();
+            s.enemy_pawns.resize(seats * words, 0);
+            for q in v.seating.seats() {
+                let qb = pos.seat_bits(q);
+                for (kind, _) in v.kinds.iter().enumerate().filter(|(_, k)| k.pawn.is_some()) {
+                    let kb = pos.kind_bits(kind);
+                    for p in v.seating.seats().filter(|&p| v.seating.may_capture(q, p)) {
+                        let e = &mut s.enemy_pawns[p.index() * words..(p.index() + 1) * words];
+                        for (w, x) in e.iter_mut().enumerate() {
+                            *x |= qb[w] & kb[w];
+                        }
+                    }
+                }
+            }
+        }
+        // Whether seat `p`'s pawn of `kind` on `c` is passed.
+        let passed = |p: usize, kind: usize, c: usize, enemy: &[u64]| {
+            let m = &self.passed_masks[p * v.kinds.len() + kind];
+            !m.is_empty()
+                && m[c * words..(c + 1) * words]
+                    .iter()
+                    .zip(&enemy[p * words..(p + 1) * words])
+                    .all(|(a, b)| a & b == 0)
+        };
         // Kind by kind from the bitboards, each kind's tables looked up
         // once (the sums do not depend on the order).
         if self.one_word.is_some() {
@@ -615,8 +746,13 @@ impl Evaluator {
                     pawns[p] += n;
                     if cfg.pawn_progress {
                         let table = &self.progress[p][kind];
+                        let bonus = &self.passed_bonus[p][kind];
                         while of_kind != 0 {
-                            progress[p] += table[of_kind.trailing_zeros() as usize];
+                            let c = of_kind.trailing_zeros() as usize;
+                            progress[p] += table[c];
+                            if passed_on && passed(p, kind, c, &s.enemy_pawns) {
+                                progress[p] += bonus[c];
+                            }
                             of_kind &= of_kind - 1;
                         }
                     }
@@ -641,12 +777,17 @@ impl Evaluator {
                 let pawn = piece(seat, kind);
                 let simple = !self.kind_leaps_or_slides[kind];
                 let captures = &v.pawn_tables[seat][kind].captures;
+                let bonus = &self.passed_bonus[p][kind];
                 let att = &mut s.attacks[..];
                 let pawn_mask = &mut s.pawn_mask;
+                let enemy = &s.enemy_pawns;
                 for_each_of_both(own, of_kind, |c| {
                     n += 1;
                     if cfg.pawn_progress {
                         progress[p] += table[c];
+                        if passed_on && passed(p, kind, c, enemy) {
+                            progress[p] += bonus[c];
+                        }
                     }
                     if !generic_attacks {
                         return;
@@ -918,6 +1059,49 @@ mod tests {
         // Black's pawns advance downwards.
         let black = |rank: i32| e.progress[1][pawn][g.cell_at(&[rank, 4]).unwrap()];
         assert!(black(1) > black(5));
+    }
+
+    #[test]
+    fn passed_pawns_of_the_8x8_board_are_the_classical_ones() {
+        // The classical definition, written per coordinates: a white pawn
+        // on (rank, file) is stopped by a black pawn ahead of it on its
+        // own file or a neighbouring one; a black pawn, mirrored.
+        let v = Variant::from_spec("chess").unwrap();
+        let w = EvalWeights {
+            passed_fraction: 0.25,
+            ..EvalWeights::default()
+        };
+        let e = Evaluator::with_weights(&v, EvalConfig::FULL, &w);
+        let g = &v.geometry;
+        let pawn = v.kind_by_letter('P').unwrap();
+        let kinds = v.kinds.len();
+        for (seat, ahead) in [(0usize, 1i32), (1, -1)] {
+            let masks = &e.passed_masks[seat * kinds + pawn];
+            for rank in 1..7 {
+                for file in 0..8 {
+                    let c = g.cell_at(&[rank, file]).unwrap();
+                    for x in 0..64 {
+                        let (r, f) = (g.coord(x, 0), g.coord(x, 1));
+                        let classical = (r - rank) * ahead > 0 && (f - file).abs() <= 1;
+                        assert_eq!(masks[c] >> x & 1 == 1, classical, "seat {seat} {c} {x}");
+                    }
+                }
+            }
+        }
+        // The bonus comes on top of the progress only for passed pawns.
+        let eval = |fen: &str| {
+            let pos = Position::from_text(&v, fen).unwrap();
+            e.breakdown(&pos).pawn_progress[0]
+        };
+        let progress = e.progress[0][pawn][g.cell_at(&[4, 4]).unwrap()];
+        let bonus = e.passed_bonus[0][pawn][g.cell_at(&[4, 4]).unwrap()];
+        assert!(bonus > 0);
+        assert_eq!(eval("4k3/8/8/4P3/8/8/8/4K3 w - - 0 1"), progress + bonus);
+        assert_eq!(eval("4k3/3p4/8/4P3/8/8/8/4K3 w - - 0 1"), progress);
+        assert_eq!(eval("4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1"), progress + bonus);
+        // Off by default: no masks.
+        let plain = Evaluator::new(&v, EvalConfig::FULL);
+        assert!(plain.passed_masks.iter().all(Vec::is_empty));
     }
 
     #[test]

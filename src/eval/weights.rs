@@ -21,6 +21,9 @@ pub struct EvalWeights {
     pub mobility_fraction: f64,
     /// Fraction of the promotion gain a pawn earns next to promotion.
     pub progress_fraction: f64,
+    /// Fraction of the promotion gain a passed pawn earns on top, next to
+    /// promotion.
+    pub passed_fraction: f64,
     /// Centipawns per unit of king danger.
     pub king_danger_cp: f64,
     /// Centipawns per free cell around a king in the endgame.
@@ -33,11 +36,12 @@ pub struct EvalWeights {
 
 /// The weights' names, in the order [`EvalWeights::get`] indexes them (the
 /// names of the weights file).
-pub const NAMES: [&str; 8] = [
+pub const NAMES: [&str; 9] = [
     "piece_cp_per_move",
     "pawn_cp_per_move",
     "mobility_fraction",
     "progress_fraction",
+    "passed_fraction",
     "king_danger_cp",
     "king_escape_cp",
     "king_proximity_cp",
@@ -51,6 +55,7 @@ impl Default for EvalWeights {
             pawn_cp_per_move: super::PAWN_CP_PER_MOVE,
             mobility_fraction: super::MOBILITY_FRACTION,
             progress_fraction: super::PROGRESS_FRACTION,
+            passed_fraction: super::PASSED_FRACTION,
             king_danger_cp: super::KING_DANGER_CP as f64,
             king_escape_cp: super::KING_ESCAPE_CP as f64,
             king_proximity_cp: super::KING_PROXIMITY_CP as f64,
@@ -117,7 +122,9 @@ impl std::error::Error for WeightsError {}
 /// every weight is a non-negative scale, and beyond these the evaluation's
 /// integer arithmetic could overflow): ten pawns per move or per unit for
 /// the centipawn weights, ten for the fractions.
-pub const MAX: [f64; NAMES.len()] = [1000.0, 1000.0, 10.0, 10.0, 1000.0, 1000.0, 1000.0, 1000.0];
+pub const MAX: [f64; NAMES.len()] = [
+    1000.0, 1000.0, 10.0, 10.0, 10.0, 1000.0, 1000.0, 1000.0, 1000.0,
+];
 
 impl EvalWeights {
     /// Number of weights.
@@ -130,9 +137,10 @@ impl EvalWeights {
             1 => self.pawn_cp_per_move,
             2 => self.mobility_fraction,
             3 => self.progress_fraction,
-            4 => self.king_danger_cp,
-            5 => self.king_escape_cp,
-            6 => self.king_proximity_cp,
+            4 => self.passed_fraction,
+            5 => self.king_danger_cp,
+            6 => self.king_escape_cp,
+            7 => self.king_proximity_cp,
             _ => self.tempo_cp,
         }
     }
@@ -146,9 +154,10 @@ impl EvalWeights {
             1 => self.pawn_cp_per_move = x,
             2 => self.mobility_fraction = x,
             3 => self.progress_fraction = x,
-            4 => self.king_danger_cp = x,
-            5 => self.king_escape_cp = x,
-            6 => self.king_proximity_cp = x,
+            4 => self.passed_fraction = x,
+            5 => self.king_danger_cp = x,
+            6 => self.king_escape_cp = x,
+            7 => self.king_proximity_cp = x,
             _ => self.tempo_cp = x,
         }
     }

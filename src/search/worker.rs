@@ -24,7 +24,7 @@ use crate::tablebase::{End as TableEnd, Tablebases, Value as TableValue};
 use super::control::SearchControl;
 use super::info::SearchInfo;
 use super::limits::Limits;
-use super::ordering::{self, Heuristics, is_capture, losing_capture, victim_value};
+use super::ordering::{self, Heuristics, is_capture, victim_value};
 use super::score::{
     self, Bound, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, STALEMATE_WIN_BOUND, Score, mated_in,
     stalemated_in,
@@ -704,6 +704,36 @@ impl Worker {
             {
                 continue;
             }
+            // Exchange pruning near the leaves: a move that loses
+            // material on its cell by more than the depth allows (a quiet
+            // move 60 per ply, a capture 100), after the first move.
+            if !pv_node
+                && !in_check
+                && searched > 0
+                && best > -STALEMATE_WIN_BOUND
+                && depth <= 5
+                && m.promotion == 0
+                && !killer
+            {
+                let pos = self.pos.as_ref().expect("invariant: position set");
+                let margin = if quiet { 60 * depth } else { 100 * depth };
+                let suspect = if quiet {
+                    self.movegen.attacked_by_checkers(pos, m.to as usize, us)
+                } else {
+                    ordering::capture_loses(scores[i]) == Some(true)
+                };
+                // Against a bare king material is not what decides (the
+                // mating net is): no pruning there.
+                let bare = pos.variant().seating.seats().any(|q| {
+                    q != us && pos.seat_bits(q).iter().map(|w| w.count_ones()).sum::<u32>() == 1
+                });
+                if suspect
+                    && !bare
+                    && ordering::static_exchange(pos, sh.eval, &m).is_some_and(|g| g < -margin)
+                {
+                    continue;
+                }
+            }
             self.make_prefetched(sh, m);
             let gives_check = self.in_check();
             if !pv_node
@@ -955,13 +985,11 @@ impl Worker {
                     if stand_pat + gain + 200 <= alpha {
                         continue;
                     }
-                    // The ordering looked already, unless the victim is
-                    // worth nothing or the move came from the table.
-                    let loses = match ordering::capture_loses(scores[i]) {
-                        Some(loses) if gain > 0 => loses,
-                        _ => losing_capture(pos, sh.eval, &self.movegen, &m),
-                    };
-                    if loses {
+                    // Captures the ordering found losing, and every capture
+                    // by a more valuable piece on a defended cell.
+                    if ordering::capture_loses(scores[i]) == Some(true)
+                        || ordering::risky_capture(pos, sh.eval, &self.movegen, &m)
+                    {
                         continue;
                     }
                 }
