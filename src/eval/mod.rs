@@ -697,7 +697,7 @@ impl Evaluator {
         }
         // Passed pawns: each seat's enemies' pawns.
         let words = pos.seat_bits(Seat::FIRST).len();
-        let passed_on = cfg.pawn_progress && !self.passed_masks.iter().all(Vec::is_empty);
+        let passed_on = cfg.pawn_progress && self.weights.passed_fraction > 0.0;
         if passed_on {
             s.enemy_pawns.clear();
             s.enemy_pawns.resize(seats * words, 0);

@@ -55,15 +55,7 @@ pub fn victim_value(pos: &Position, eval: &Evaluator, m: &Move) -> i32 {
 /// capture on a defended cell by a more valuable piece counts as losing
 /// (`movegen` answers whether the cell is defended).
 pub fn losing_capture(pos: &Position, eval: &Evaluator, movegen: &MoveGen, m: &Move) -> bool {
-    let attacker = eval.value(piece_kind(pos.piece_at(m.from as usize)));
-    let victim = victim_value(pos, eval, m);
-    if attacker <= victim || !movegen.attacked_by_checkers(pos, m.to as usize, pos.to_move()) {
-        return false;
-    }
-    match static_exchange(pos, eval, m) {
-        Some(gain) => gain < 0,
-        None => true,
-    }
+    risky_capture(pos, eval, movegen, m) && static_exchange(pos, eval, m).is_none_or(|g| g < 0)
 }
 
 /// Whether the capture `m` is by a more valuable piece on a defended

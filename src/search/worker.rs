@@ -724,11 +724,13 @@ impl Worker {
                 };
                 // Against a bare king material is not what decides (the
                 // mating net is): no pruning there.
-                let bare = pos.variant().seating.seats().any(|q| {
-                    q != us && pos.seat_bits(q).iter().map(|w| w.count_ones()).sum::<u32>() == 1
-                });
+                let bare = || {
+                    pos.variant().seating.seats().any(|q| {
+                        q != us && pos.seat_bits(q).iter().map(|w| w.count_ones()).sum::<u32>() == 1
+                    })
+                };
                 if suspect
-                    && !bare
+                    && !bare()
                     && ordering::static_exchange(pos, sh.eval, &m).is_some_and(|g| g < -margin)
                 {
                     continue;
