@@ -103,8 +103,8 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), CommandError> {
     .map_err(io)?;
     writeln!(
         out,
-        "info string static eval {} (material {:?} mobility {:?} pawns {:?} king {:?})",
-        b.total, b.material, b.mobility, b.pawn_progress, b.king
+        "info string static eval {} (material {:?} mobility {:?} pawns {:?} king {:?} threats {:?})",
+        b.total, b.material, b.mobility, b.pawn_progress, b.king, b.threats
     )
     .map_err(io)?;
     if v.rules.party.is_some() {

@@ -11,7 +11,7 @@
 //! fill of a game in progress, so that the long wrap-around rays of a torus
 //! bishop do not count as if the board were empty.
 //!
-//! On top of the material, four dynamic terms (docs/engine.md lists the
+//! On top of the material, these terms (docs/engine.md lists the
 //! weights and why):
 //! - mobility: each piece is credited for every cell it attacks (not held by
 //!   its own side) above the mobility its value assumed, and debited below;
@@ -22,6 +22,11 @@
 //!   enemy's remaining piece material; in the endgame the same neighbourhood
 //!   measures how boxed-in a king is, and the side ahead brings its king
 //!   closer;
+//! - centrality: each piece is worth the mobility of the cell it stands
+//!   on (measured like the values, cell by cell) above or below its kind's
+//!   average: piece-square values that no table types in;
+//! - threats: a piece attacked by an enemy pawn loses a fraction of its
+//!   value, one attacked and not defended half that;
 //! - tempo: a small bonus for the side to move.
 //!
 //! Scores are centipawn-like integers from the point of view of the player to
@@ -81,6 +86,16 @@ pub const KING_ESCAPE_CP: i32 = 10;
 pub const KING_PROXIMITY_CP: i32 = 8;
 /// Bonus of the side to move.
 pub const TEMPO_CP: i32 = 10;
+/// Worth of a cell's own mobility above or below the kind's average, as
+/// a fraction of [`PIECE_CP_PER_MOVE`] (see [`cell_mobility`]). Off by
+/// default: at ¼ it was undecided in chess (+12.7 ± 22.6 Elo) and lost
+/// heavily on the 3-D diamond, whose border cells have far fewer moves
+/// than its middle (docs/performance.md); a weights file can set it.
+pub const CENTRALITY_FRACTION: f64 = 0.0;
+/// Fraction of its value a piece loses where an enemy pawn attacks it;
+/// half of it where it is attacked and not defended (see
+/// `Evaluator::seat_terms`).
+pub const THREAT_FRACTION: f64 = 0.1;
 /// Static evaluations are clamped to ±this, far below the game-theoretic
 /// scores of [`crate::search`].
 pub const EVAL_LIMIT: i32 = 100_000;
@@ -133,46 +148,59 @@ pub fn density_mobility(v: &Variant, kind: usize, rho: f64) -> f64 {
         // Nothing to block: the seed's count as it is.
         return m.total() as f64 / m.cells().max(1) as f64;
     }
+    let per_cell = cell_mobility(v, kind, rho);
+    let (sum, standing) = (0..per_cell.len())
+        .filter(|&c| m.class_of[c] != usize::MAX)
+        .fold((0.0, 0usize), |(sum, n), c| (sum + per_cell[c], n + 1));
+    sum / standing.max(1) as f64
+}
+
+/// Mobility of a piece of `kind` from each cell on a board filled to
+/// density `rho`, counted as [`density_mobility`] counts it (whose
+/// average over the cells this is); empty for pawns, whose moves depend
+/// on the seat (their progress is a term of its own).
+pub fn cell_mobility(v: &Variant, kind: usize, rho: f64) -> Vec<f64> {
+    let k = &v.kinds[kind];
+    if k.pawn.is_some() {
+        return Vec::new();
+    }
     let g = &v.geometry;
     let cells = g.cell_count();
     let keep = 1.0 - rho.clamp(0.0, 1.0);
     let mut best = vec![0.0f64; cells];
     let mut touched: Vec<Cell> = Vec::new();
-    let mut sum = 0.0;
-    let mut standing = 0usize;
-    for c in 0..cells {
-        if m.class_of[c] == usize::MAX {
-            continue;
-        }
-        standing += 1;
-        if let Some(table) = v.leap_table(kind) {
-            for &t in table.get(c) {
-                let t = t as usize;
-                if best[t] == 0.0 {
-                    touched.push(t);
+    (0..cells)
+        .map(|c| {
+            if let Some(table) = v.leap_table(kind) {
+                for &t in table.get(c) {
+                    let t = t as usize;
+                    if best[t] == 0.0 {
+                        touched.push(t);
+                    }
+                    best[t] = 1.0;
                 }
-                best[t] = 1.0;
             }
-        }
-        for &d in &k.slides {
-            let mut w = 1.0;
-            for &t in g.ray(c, d) {
-                let t = t as usize;
-                if best[t] == 0.0 {
-                    touched.push(t);
+            for &d in &k.slides {
+                let mut w = 1.0;
+                for &t in g.ray(c, d) {
+                    let t = t as usize;
+                    if best[t] == 0.0 {
+                        touched.push(t);
+                    }
+                    if w > best[t] {
+                        best[t] = w;
+                    }
+                    w *= keep;
                 }
-                if w > best[t] {
-                    best[t] = w;
-                }
-                w *= keep;
             }
-        }
-        for t in touched.drain(..) {
-            sum += best[t];
-            best[t] = 0.0;
-        }
-    }
-    sum / standing.max(1) as f64
+            let mut sum = 0.0;
+            for t in touched.drain(..) {
+                sum += best[t];
+                best[t] = 0.0;
+            }
+            sum
+        })
+        .collect()
 }
 
 /// The number of cells in both `a` and `b` (bitboard words).
@@ -214,6 +242,10 @@ pub struct Evaluator {
     passed_masks: Vec<Vec<u64>>,
     /// The bonus of a passed pawn, `[player][kind][cell]`.
     passed_bonus: Vec<Vec<Vec<i32>>>,
+    /// Per kind, per cell: the piece's worth there above or below its
+    /// value, from the cell's own mobility (empty for pawns, kings, and
+    /// every kind when the weight is 0).
+    centrality: Vec<Vec<i32>>,
     /// Piece material (non-pawn, non-royal) of each player at the start.
     start_piece_material: Vec<i32>,
     /// Whether the king steps diagonally (Chebyshev) or only along axes
@@ -231,6 +263,8 @@ pub struct Evaluator {
     king_proximity_cp: i32,
     /// Bonus of the side to move (rounded weight).
     tempo_cp: i32,
+    /// Threat penalty per centipawn of the threatened piece, in 1/1024.
+    threat1024: i32,
     /// Set-wise attack counting, on boards of one word where it is exact.
     one_word: Option<OneWordAttacks>,
     /// Per kind: whether it leaps or slides (a pawn that does has its
@@ -261,12 +295,16 @@ pub struct EvalScratch {
 pub struct Breakdown {
     /// Material per player.
     pub material: Vec<i32>,
-    /// Dynamic mobility per player.
+    /// Mobility per player: dynamic, and the pieces' cells' own
+    /// (centrality).
     pub mobility: Vec<i32>,
     /// Pawn progress per player.
     pub pawn_progress: Vec<i32>,
     /// King safety and activity per player.
     pub king: Vec<i32>,
+    /// Threats per player: its pieces attacked by enemy pawns, and
+    /// those attacked and not defended.
+    pub threats: Vec<i32>,
     /// The total from the point of view of the player to move (tempo
     /// included).
     pub total: i32,
@@ -305,6 +343,20 @@ impl Evaluator {
         } else {
             vec![Vec::new(); v.seat_count() * v.kinds.len()]
         };
+        let centrality = (0..v.kinds.len())
+            .map(|kind| {
+                if v.kinds[kind].royal || w.centrality_fraction == 0.0 {
+                    return Vec::new();
+                }
+                let per_cell = cell_mobility(v, kind, rho);
+                let mean = per_cell.iter().sum::<f64>() / per_cell.len().max(1) as f64;
+                let cp = w.centrality_fraction * w.piece_cp_per_move;
+                per_cell
+                    .iter()
+                    .map(|&m| ((m - mean) * cp).round() as i32)
+                    .collect()
+            })
+            .collect();
         let mut start_piece_material = vec![0; v.seat_count()];
         for &(_, p) in &v.start {
             let k = piece_kind(p);
@@ -340,6 +392,7 @@ impl Evaluator {
             progress,
             passed_masks,
             passed_bonus,
+            centrality,
             start_piece_material,
             king_diagonal_dims,
             max_king_distance: 1,
@@ -348,6 +401,7 @@ impl Evaluator {
             king_escape_cp: w.king_escape_cp.round() as i32,
             king_proximity_cp: w.king_proximity_cp.round() as i32,
             tempo_cp: w.tempo_cp.round() as i32,
+            threat1024: (w.threat_fraction * 1024.0).round() as i32,
             one_word: OneWordAttacks::new(v),
             least_value: 0,
             kind_leaps_or_slides: (0..v.kinds.len())
@@ -687,6 +741,12 @@ impl Evaluator {
         let mut progress = [0i32; MAX_SEATS];
         let mut pieces = [0i32; MAX_SEATS];
         let mut pawns = [0u32; MAX_SEATS];
+        // Per seat: the pieces' worth from the cells they stand on.
+        let mut placed = [0i32; MAX_SEATS];
+        // Per seat: the value of its threatened pieces (negative, twice
+        // for an enemy pawn's attack, once for an undefended piece's;
+        // scaled below).
+        let mut threats = [0i32; MAX_SEATS];
         // Pass 1: material, pawns and the cells each seat's pawns attack
         // (`pawn_mask[cell]`: bit per seat).
         let one_word = self.one_word.as_ref().filter(|_| need_attacks);
@@ -741,6 +801,13 @@ impl Evaluator {
                         if !k.royal {
                             pieces[p] += self.values[kind] * n as i32;
                         }
+                        let table = &self.centrality[kind];
+                        if cfg.mobility && !table.is_empty() {
+                            while of_kind != 0 {
+                                placed[p] += table[of_kind.trailing_zeros() as usize];
+                                of_kind &= of_kind - 1;
+                            }
+                        }
                         continue;
                     }
                     pawns[p] += n;
@@ -769,6 +836,10 @@ impl Evaluator {
                     material[p] += self.values[kind] * n;
                     if !k.royal {
                         pieces[p] += self.values[kind] * n;
+                    }
+                    let table = &self.centrality[kind];
+                    if cfg.mobility && !table.is_empty() {
+                        for_each_of_both(own, of_kind, |c| placed[p] += table[c]);
                     }
                     continue;
                 }
@@ -820,11 +891,39 @@ impl Evaluator {
             } else {
                 0
             };
-            let counted = ow.count(pos, zones, &mut s.attacks, |kind, count| {
+            let mut reach = [(0u64, 0u64); MAX_SEATS];
+            let counted = ow.count(pos, zones, &mut s.attacks, &mut reach, |kind, count| {
                 (count * 16 - self.expected16[kind]) * self.mobility_cp16 / 256
             });
             if cfg.mobility {
                 mob = counted;
+                if self.threat1024 > 0 {
+                    let kinds = v.kinds.len();
+                    let sets = pos.one_word_sets(0, seats + kinds + 1);
+                    for seat in v.seating.seats() {
+                        let p = seat.index();
+                        let (mut by_pawns, mut by_any) = (0u64, 0u64);
+                        for q in v
+                            .seating
+                            .seats()
+                            .filter(|&q| v.seating.may_capture(q, seat))
+                        {
+                            by_pawns |= reach[q.index()].0;
+                            by_any |= reach[q.index()].1;
+                        }
+                        let hanging = by_any & !reach[p].1;
+                        for (kind, k) in v.kinds.iter().enumerate() {
+                            if k.royal {
+                                continue;
+                            }
+                            let own = sets[p] & sets[seats + kind];
+                            let pawn_hit = if k.pawn.is_none() { own & by_pawns } else { 0 };
+                            let loose = own & hanging & !pawn_hit;
+                            threats[p] -= self.values[kind]
+                                * (2 * pawn_hit.count_ones() + loose.count_ones()) as i32;
+                        }
+                    }
+                }
             }
         } else if need_attacks {
             let g = &v.geometry;
@@ -878,6 +977,40 @@ impl Evaluator {
                     });
                 }
             }
+            // Threats, once every seat's attacks are counted.
+            if cfg.mobility && self.threat1024 > 0 {
+                for seat in v.seating.seats() {
+                    let p = seat.index();
+                    let enemies: u16 = v
+                        .seating
+                        .seats()
+                        .filter(|&q| v.seating.may_capture(q, seat))
+                        .fold(0, |m, q| m | 1 << q.index());
+                    let own = pos.seat_bits(seat);
+                    for (kind, k) in v.kinds.iter().enumerate() {
+                        if k.royal {
+                            continue;
+                        }
+                        let pawn = k.pawn.is_some();
+                        for_each_of_both(own, pos.kind_bits(kind), |c| {
+                            let weight = if !pawn && s.pawn_mask[c] & enemies != 0 {
+                                2
+                            } else if s.attacks[p * cells + c] == 0
+                                && (0..seats)
+                                    .any(|q| enemies >> q & 1 != 0 && s.attacks[q * cells + c] > 0)
+                            {
+                                1
+                            } else {
+                                0
+                            };
+                            threats[p] -= self.values[kind] * weight;
+                        });
+                    }
+                }
+            }
+        }
+        for t in threats.iter_mut().take(seats) {
+            *t = *t * self.threat1024 / 2048;
         }
         let mut king = [0i32; MAX_SEATS];
         if cfg.king_safety {
@@ -892,13 +1025,14 @@ impl Evaluator {
         }
         let mut terms = [0i32; MAX_SEATS];
         for (p, t) in terms.iter_mut().enumerate().take(seats) {
-            *t = material[p] + mob[p] + progress[p] + king[p];
+            *t = material[p] + placed[p] + mob[p] + progress[p] + king[p] + threats[p];
         }
         if let Some(b) = out {
             b.material = material[..seats].to_vec();
-            b.mobility = mob[..seats].to_vec();
+            b.mobility = (0..seats).map(|p| mob[p] + placed[p]).collect();
             b.pawn_progress = progress[..seats].to_vec();
             b.king = king[..seats].to_vec();
+            b.threats = threats[..seats].to_vec();
         }
         terms
     }
@@ -1040,6 +1174,76 @@ mod tests {
         assert!(val('R') > val('B'));
         assert!(val('B') > val('P') * 2 && val('N') > val('P') * 2);
         assert_eq!(val('K'), 0);
+    }
+
+    #[test]
+    fn cell_mobility_averages_to_the_kind_mobility() {
+        // The centrality term's per-cell mobility is the kind's measured
+        // mobility cell by cell: its average over the board is the kind's
+        // `density_mobility` on every board (for leapers that is the
+        // seed's count, `ndchess mobility`; for sliders the average over
+        // the cells it may stand on, which are all), and a knight has
+        // most moves in the middle (2, 3 and 8 moves counted by hand).
+        for spec in SPECS {
+            let v = Variant::from_spec(spec).unwrap();
+            let rho = 0.25;
+            for (kind, k) in v.kinds.iter().enumerate() {
+                let per_cell = cell_mobility(&v, kind, rho);
+                if k.pawn.is_some() {
+                    assert!(per_cell.is_empty());
+                    continue;
+                }
+                let mean = per_cell.iter().sum::<f64>() / per_cell.len() as f64;
+                let whole = density_mobility(&v, kind, rho);
+                assert!(
+                    (mean - whole).abs() < 1e-9,
+                    "{spec} {}: {mean} {whole}",
+                    k.letter
+                );
+            }
+        }
+        let v = Variant::from_spec("chess").unwrap();
+        let knight = cell_mobility(&v, v.kind_by_letter('N').unwrap(), 0.25);
+        let cell = |name: &str| v.geometry.parse_cell(name).unwrap();
+        assert_eq!(knight[cell("a1")], 2.0);
+        assert_eq!(knight[cell("b1")], 3.0);
+        assert_eq!(knight[cell("d4")], 8.0);
+        let w = EvalWeights {
+            centrality_fraction: 0.25,
+            ..EvalWeights::default()
+        };
+        let e = Evaluator::with_weights(&v, EvalConfig::FULL, &w);
+        let n = v.kind_by_letter('N').unwrap();
+        assert!(e.centrality[n][cell("d4")] > 0 && e.centrality[n][cell("a1")] < 0);
+        assert!(e.centrality[v.royal_kind.unwrap()].is_empty());
+        // Off (the default), no tables.
+        let off = Evaluator::new(&v, EvalConfig::FULL);
+        assert!(off.centrality.iter().all(Vec::is_empty));
+    }
+
+    #[test]
+    fn threatened_pieces_cost_a_fraction_of_their_value() {
+        // White's knight on d4: attacked by a pawn (e5) costs the threat
+        // fraction of its value; attacked by a rook and undefended, half
+        // of it; defended by a pawn against the rook, nothing. Black's
+        // pieces stand where nothing of White's reaches them.
+        let v = Variant::from_spec("chess").unwrap();
+        let e = Evaluator::new(&v, EvalConfig::FULL);
+        let n = e.value(v.kind_by_letter('N').unwrap());
+        let f1024 = (e.weights().threat_fraction * 1024.0).round() as i32;
+        let threats = |fen: &str| {
+            let pos = Position::from_text(&v, fen).unwrap();
+            e.breakdown(&pos).threats
+        };
+        assert_eq!(
+            threats("k7/8/8/4p3/3N4/8/8/K7 w - - 0 1")[0],
+            -(2 * n * f1024 / 2048)
+        );
+        assert_eq!(
+            threats("k2r4/8/8/8/3N4/8/8/K7 w - - 0 1")[0],
+            -(n * f1024 / 2048)
+        );
+        assert_eq!(threats("k2r4/8/8/8/3N4/2P5/8/K7 w - - 0 1")[0], 0);
     }
 
     #[test]

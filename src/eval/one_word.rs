@@ -138,13 +138,16 @@ impl OneWordAttacks {
     /// and returns per seat the sum over its pieces of `mobility(kind,
     /// count)`, where `count` is the number of attacked cells neither held
     /// by the seat nor attacked by an enemy pawn. Royal pieces and pawns
-    /// are not counted for mobility (as in the generic count).
+    /// are not counted for mobility (as in the generic count). `reach`
+    /// receives per seat the cells its pawns attack (`.0`) and the cells
+    /// any of its pieces attacks (`.1`).
     #[inline]
     pub(crate) fn count(
         &self,
         pos: &Position,
         zones: u64,
         attacks: &mut [u8],
+        reach: &mut [(u64, u64); MAX_SEATS],
         mut mobility: impl FnMut(usize, i32) -> i32,
     ) -> [i32; MAX_SEATS] {
         let v = &**pos.variant();
@@ -173,9 +176,13 @@ impl OneWordAttacks {
                     pawns &= pawns - 1;
                     let a = t.pawn_attacks(seat, kind, c);
                     pawn_attacks[p] |= a;
+                    reach[p].1 |= a;
                     tally(p, a & zones);
                 }
             }
+        }
+        for seat in v.seating.seats() {
+            reach[seat.index()].0 = pawn_attacks[seat.index()];
         }
         let mut out = [0i32; MAX_SEATS];
         for seat in v.seating.seats() {
@@ -192,6 +199,7 @@ impl OneWordAttacks {
                     let c = pieces.trailing_zeros() as usize;
                     pieces &= pieces - 1;
                     let a = t.piece_attacks(kind, leap, c, occ);
+                    reach[p].1 |= a;
                     tally(p, a & zones);
                     if !royal {
                         out[p] += mobility(kind, (a & free).count_ones() as i32);
@@ -204,7 +212,9 @@ impl OneWordAttacks {
                     let c = pieces.trailing_zeros() as usize;
                     pieces &= pieces - 1;
                     let mut count = 0;
+                    let all = &mut reach[p].1;
                     let mut add = |a: u64| {
+                        *all |= a;
                         tally(p, a & zones);
                         count += (a & free).count_ones() as i32;
                     };

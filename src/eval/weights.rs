@@ -32,11 +32,19 @@ pub struct EvalWeights {
     pub king_proximity_cp: f64,
     /// Bonus of the side to move.
     pub tempo_cp: f64,
+    /// Worth of a cell's own mobility (the moves a piece has from it on
+    /// the board at the typical density, above or below its kind's
+    /// average), as a fraction of `piece_cp_per_move`: generic
+    /// piece-square values.
+    pub centrality_fraction: f64,
+    /// Fraction of a piece's value it loses standing where an enemy pawn
+    /// attacks it (half that where it is attacked and undefended).
+    pub threat_fraction: f64,
 }
 
 /// The weights' names, in the order [`EvalWeights::get`] indexes them (the
 /// names of the weights file).
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 11] = [
     "piece_cp_per_move",
     "pawn_cp_per_move",
     "mobility_fraction",
@@ -46,6 +54,8 @@ pub const NAMES: [&str; 9] = [
     "king_escape_cp",
     "king_proximity_cp",
     "tempo_cp",
+    "centrality_fraction",
+    "threat_fraction",
 ];
 
 impl Default for EvalWeights {
@@ -60,6 +70,8 @@ impl Default for EvalWeights {
             king_escape_cp: super::KING_ESCAPE_CP as f64,
             king_proximity_cp: super::KING_PROXIMITY_CP as f64,
             tempo_cp: super::TEMPO_CP as f64,
+            centrality_fraction: super::CENTRALITY_FRACTION,
+            threat_fraction: super::THREAT_FRACTION,
         }
     }
 }
@@ -123,7 +135,7 @@ impl std::error::Error for WeightsError {}
 /// integer arithmetic could overflow): ten pawns per move or per unit for
 /// the centipawn weights, ten for the fractions.
 pub const MAX: [f64; NAMES.len()] = [
-    1000.0, 1000.0, 10.0, 10.0, 10.0, 1000.0, 1000.0, 1000.0, 1000.0,
+    1000.0, 1000.0, 10.0, 10.0, 10.0, 1000.0, 1000.0, 1000.0, 1000.0, 10.0, 1.0,
 ];
 
 impl EvalWeights {
@@ -141,7 +153,9 @@ impl EvalWeights {
             5 => self.king_danger_cp,
             6 => self.king_escape_cp,
             7 => self.king_proximity_cp,
-            _ => self.tempo_cp,
+            8 => self.tempo_cp,
+            9 => self.centrality_fraction,
+            _ => self.threat_fraction,
         }
     }
 
@@ -158,7 +172,9 @@ impl EvalWeights {
             5 => self.king_danger_cp = x,
             6 => self.king_escape_cp = x,
             7 => self.king_proximity_cp = x,
-            _ => self.tempo_cp = x,
+            8 => self.tempo_cp = x,
+            9 => self.centrality_fraction = x,
+            _ => self.threat_fraction = x,
         }
     }
 

@@ -59,9 +59,8 @@ pub fn losing_capture(pos: &Position, eval: &Evaluator, movegen: &MoveGen, m: &M
 }
 
 /// Whether the capture `m` is by a more valuable piece on a defended
-/// cell: quiescence skips these, even those [`static_exchange`] finds
-/// winning (docs/engine.md says why).
-pub fn risky_capture(pos: &Position, eval: &Evaluator, movegen: &MoveGen, m: &Move) -> bool {
+/// cell: the captures that may lose.
+fn risky_capture(pos: &Position, eval: &Evaluator, movegen: &MoveGen, m: &Move) -> bool {
     let attacker = eval.value(piece_kind(pos.piece_at(m.from as usize)));
     attacker > victim_value(pos, eval, m)
         && movegen.attacked_by_checkers(pos, m.to as usize, pos.to_move())

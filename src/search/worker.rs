@@ -588,7 +588,7 @@ impl Worker {
         // assumption is being verified (zugzwang).
         if !pv_node && !in_check && null_ok && beta.abs() < EVAL_LIMIT {
             // Reverse futility: far above beta at low depth.
-            let margin = 90 * depth - if improving { 40 } else { 0 };
+            let margin = 120 * depth - if improving { 40 } else { 0 };
             if depth <= 6 && static_eval - margin >= beta {
                 return static_eval;
             }
@@ -987,11 +987,15 @@ impl Worker {
                     if stand_pat + gain + 200 <= alpha {
                         continue;
                     }
-                    // Captures the ordering found losing, and every capture
-                    // by a more valuable piece on a defended cell.
-                    if ordering::capture_loses(scores[i]) == Some(true)
-                        || ordering::risky_capture(pos, sh.eval, &self.movegen, &m)
-                    {
+                    // Losing captures (the exchange on the cell ends below
+                    // zero). The ordering has looked already, unless the
+                    // move came from the table or its victim is worth
+                    // nothing (see `ordering::capture_loses`).
+                    let loses = match ordering::capture_loses(scores[i]) {
+                        Some(loses) if gain > 0 => loses,
+                        _ => ordering::losing_capture(pos, sh.eval, &self.movegen, &m),
+                    };
+                    if loses {
                         continue;
                     }
                 }

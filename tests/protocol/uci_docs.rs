@@ -39,7 +39,15 @@ fn replay(input: &[String]) -> Vec<Exchange> {
                 out.push((line.clone(), v));
                 return out;
             }
-            ["isready"] => e.expect("readyok").into_iter().map(|x| x.1).collect(),
+            // A running search reports whenever it finishes a depth, so
+            // its `info` lines may come before `readyok` at any time: the
+            // transcript shows `readyok` alone.
+            ["isready"] => e
+                .expect("readyok")
+                .into_iter()
+                .map(|x| x.1)
+                .filter(|l| !l.starts_with("info depth"))
+                .collect(),
             ["go", "perft", ..] => e
                 .read_until("perft total", |l| {
                     l.starts_with("Nodes searched") || l.starts_with("info string error")
