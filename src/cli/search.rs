@@ -103,8 +103,8 @@ pub fn analyse(args: &AnalyseArgs) -> Result<(), CommandError> {
     .map_err(io)?;
     writeln!(
         out,
-        "info string static eval {} (material {:?} mobility {:?} pawns {:?} king {:?} threats {:?})",
-        b.total, b.material, b.mobility, b.pawn_progress, b.king, b.threats
+        "info string static eval {} (material {:?} mobility {:?} pawns {:?} king {:?} threats {:?} structure {:?} lines {:?})",
+        b.total, b.material, b.mobility, b.pawn_progress, b.king, b.threats, b.pawn_structure, b.open_lines
     )
     .map_err(io)?;
     if v.rules.party.is_some() {

@@ -109,7 +109,7 @@ fn fit(a: &FitArgs) -> Result<(), CommandError> {
         .map_err(|e| CommandError::Other(format!("{}: {e}", a.data.display())))?;
     let start = match &a.start {
         Some(p) => EvalWeights::load(p).map_err(|e| CommandError::Other(e.to_string()))?,
-        None => EvalWeights::default(),
+        None => EvalWeights::for_variant(&v),
     };
     eprintln!("tune fit: {} positions of {}", samples.len(), v.spec);
     let report = tune::tune(&v, &samples, start, a.passes as usize, &mut |p| {

@@ -27,6 +27,10 @@
 //!   average: piece-square values that no table types in;
 //! - threats: a piece attacked by an enemy pawn loses a fraction of its
 //!   value, one attacked and not defended half that;
+//! - pawn structure: a doubled or isolated pawn (files as the pawns'
+//!   pushes make them on any board) loses a fraction of its value;
+//! - open lines: a piece sliding along a pawn line (the rook's file) with
+//!   no own pawn on it earns a bonus, twice that with no pawn at all;
 //! - tempo: a small bonus for the side to move.
 //!
 //! Scores are centipawn-like integers from the point of view of the player to
@@ -44,10 +48,14 @@ use crate::rules::position::Position;
 use crate::theory::mobility;
 
 mod one_word;
+mod open_lines;
+mod pawn_structure;
 pub mod tune;
 pub mod weights;
 
 use one_word::OneWordAttacks;
+use open_lines::OpenLines;
+use pawn_structure::PawnFiles;
 
 pub use weights::EvalWeights;
 
@@ -96,6 +104,17 @@ pub const CENTRALITY_FRACTION: f64 = 0.0;
 /// half of it where it is attacked and not defended (see
 /// `Evaluator::seat_terms`).
 pub const THREAT_FRACTION: f64 = 0.1;
+/// Fraction of its value a doubled pawn loses (see [`pawn_structure`]).
+pub const DOUBLED_FRACTION: f64 = 0.0;
+/// Fraction of its value an isolated pawn loses (see [`pawn_structure`]).
+pub const ISOLATED_FRACTION: f64 = 0.0;
+/// Worth of a piece on a half-open pawn line, as a fraction of
+/// [`PIECE_CP_PER_MOVE`], as much again on an open one (see
+/// [`open_lines`]).
+pub const OPEN_LINE_FRACTION: f64 = 0.0;
+/// Centipawns per square of the king danger (normalised to a 9-cell
+/// zone), on top of [`KING_DANGER_CP`] per unit.
+pub const KING_DANGER_SQUARE_CP: f64 = 0.0;
 /// Static evaluations are clamped to ±this, far below the game-theoretic
 /// scores of [`crate::search`].
 pub const EVAL_LIMIT: i32 = 100_000;
@@ -235,13 +254,28 @@ pub struct Evaluator {
     mobility_cp16: i32,
     /// Pawn progress bonus, `[player][kind][cell]` (empty for non-pawns).
     progress: Vec<Vec<Vec<i32>>>,
-    /// Passed pawns: per `player * kinds + kind` (empty for non-pawns, and
-    /// for every kind on boards too large for the masks), per cell its
+    /// Passed pawns: per `player * kinds + kind` (empty for non-pawns; no
+    /// entry at all when the weight is 0 or the board is too large for
+    /// the masks), per cell its
     /// bitboard words of the cells where an enemy pawn stops a pawn there
     /// (see [`Evaluator::passed_tables`]).
     passed_masks: Vec<Vec<u64>>,
     /// The bonus of a passed pawn, `[player][kind][cell]`.
     passed_bonus: Vec<Vec<Vec<i32>>>,
+    /// Files of the pawns, per `player * kinds + kind` (`None` for
+    /// non-pawns, and for every kind when both structure weights are 0 or
+    /// the board is too large for the masks).
+    pawn_files: Vec<Option<PawnFiles>>,
+    /// Per kind: what a doubled pawn of it loses.
+    doubled_cp: Vec<i32>,
+    /// Per kind: what an isolated pawn of it loses.
+    isolated_cp: Vec<i32>,
+    /// The pieces' pawn lines (`None` when the weight is 0 or no piece
+    /// slides along a pawn's line).
+    open_lines: Option<OpenLines>,
+    /// Worth of a half-open line (rounded weight); an open one counts it
+    /// twice.
+    open_line_cp: i32,
     /// Per kind, per cell: the piece's worth there above or below its
     /// value, from the cell's own mobility (empty for pawns, kings, and
     /// every kind when the weight is 0).
@@ -257,6 +291,8 @@ pub struct Evaluator {
     weights: EvalWeights,
     /// Centipawns per unit of king danger (rounded weight).
     king_danger_cp: i32,
+    /// Centipawns per square unit of king danger, in 1/16.
+    king_danger_square16: i64,
     /// Centipawns per free cell around an endgame king (rounded weight).
     king_escape_cp: i32,
     /// Centipawns per step of king distance (rounded weight).
@@ -287,6 +323,11 @@ pub struct EvalScratch {
     /// Per seat, the pawns of the seats that may capture it (bitboard
     /// words, seat after seat): what stops its passed pawns.
     enemy_pawns: Vec<u64>,
+    /// The own pawns of one kind (bitboard words), for the structure.
+    own_pawns: Vec<u64>,
+    /// Every seat's pawns (bitboard words, seat after seat), then the
+    /// pawns of one seat's enemies: for the open lines.
+    line_pawns: Vec<u64>,
 }
 
 /// The terms of one evaluation, per player, for `ndchess analyse`'s
@@ -305,6 +346,11 @@ pub struct Breakdown {
     /// Threats per player: its pieces attacked by enemy pawns, and
     /// those attacked and not defended.
     pub threats: Vec<i32>,
+    /// Pawn structure per player: doubled and isolated pawns.
+    pub pawn_structure: Vec<i32>,
+    /// Open lines per player: its pieces on half-open and open pawn
+    /// lines.
+    pub open_lines: Vec<i32>,
     /// The total from the point of view of the player to move (tempo
     /// included).
     pub total: i32,
@@ -337,12 +383,35 @@ impl Evaluator {
         }
         let mobility_cp16 = (w.mobility_fraction * w.piece_cp_per_move * 16.0).round() as i32;
         let progress = Self::progress_tables(v, &values, w.progress_fraction);
-        let passed_bonus = Self::progress_tables(v, &values, w.passed_fraction);
-        let passed_masks = if w.passed_fraction > 0.0 {
-            Self::passed_tables(v)
+        let (passed_bonus, passed_masks) = if w.passed_fraction > 0.0 {
+            (
+                Self::progress_tables(v, &values, w.passed_fraction),
+                Self::passed_tables(v),
+            )
         } else {
-            vec![Vec::new(); v.seat_count() * v.kinds.len()]
+            (
+                vec![vec![Vec::new(); v.kinds.len()]; v.seat_count()],
+                Vec::new(),
+            )
         };
+        let structure_on = w.doubled_fraction > 0.0 || w.isolated_fraction > 0.0;
+        let pawn_kinds = v.kinds.iter().filter(|k| k.pawn.is_some()).count();
+        let words = cells.div_ceil(64);
+        let pawn_files = (0..v.seat_count() * v.kinds.len())
+            .map(|i| {
+                let fits = v.seat_count() * pawn_kinds * cells * words * 2 <= MAX_PASSED_WORDS;
+                (structure_on && fits)
+                    .then(|| PawnFiles::of(v, i / v.kinds.len(), i % v.kinds.len()))
+                    .flatten()
+            })
+            .collect();
+        let share = |f: f64| {
+            values
+                .iter()
+                .map(|&x| (x as f64 * f).round() as i32)
+                .collect()
+        };
+        let (doubled_cp, isolated_cp) = (share(w.doubled_fraction), share(w.isolated_fraction));
         let centrality = (0..v.kinds.len())
             .map(|kind| {
                 if v.kinds[kind].royal || w.centrality_fraction == 0.0 {
@@ -392,12 +461,22 @@ impl Evaluator {
             progress,
             passed_masks,
             passed_bonus,
+            pawn_files,
+            doubled_cp,
+            isolated_cp,
+            open_lines: if w.open_line_fraction > 0.0 {
+                OpenLines::of(v, MAX_PASSED_WORDS)
+            } else {
+                None
+            },
+            open_line_cp: (w.open_line_fraction * w.piece_cp_per_move).round() as i32,
             centrality,
             start_piece_material,
             king_diagonal_dims,
             max_king_distance: 1,
             weights: *w,
             king_danger_cp: w.king_danger_cp.round() as i32,
+            king_danger_square16: (w.king_danger_square_cp * 16.0).round() as i64,
             king_escape_cp: w.king_escape_cp.round() as i32,
             king_proximity_cp: w.king_proximity_cp.round() as i32,
             tempo_cp: w.tempo_cp.round() as i32,
@@ -503,8 +582,8 @@ impl Evaluator {
     }
 
     /// Passed-pawn masks, per `player * kinds + pawn kind`, per cell its
-    /// bitboard words (cells × words; empty when the masks of all pawn
-    /// kinds would pass [`MAX_PASSED_WORDS`]).
+    /// bitboard words (cells × words; none at all when the masks of all
+    /// pawn kinds would pass [`MAX_PASSED_WORDS`]).
     ///
     /// A pawn is passed when no enemy pawn can stop it on its way: the
     /// pawn's path is every cell its pushes reach from where it stands
@@ -523,10 +602,10 @@ impl Evaluator {
         let seats = v.seat_count();
         let kinds = v.kinds.len();
         let pawn_kinds = v.kinds.iter().filter(|k| k.pawn.is_some()).count();
-        let mut out = vec![Vec::new(); seats * kinds];
         if pawn_kinds == 0 || seats * pawn_kinds * cells * words > MAX_PASSED_WORDS {
-            return out;
+            return Vec::new();
         }
+        let mut out = vec![Vec::new(); seats * kinds];
         for seat in v.seating.seats() {
             let enemies: Vec<Seat> = v
                 .seating
@@ -542,18 +621,8 @@ impl Evaluator {
                 let mut path = vec![false; cells];
                 let mut stack = Vec::new();
                 for c in 0..cells {
-                    path.iter_mut().for_each(|x| *x = false);
-                    stack.clear();
-                    stack.push(c);
+                    pawn_structure::mark_way_ahead(pushes, c, &mut path, &mut stack);
                     path[c] = true;
-                    while let Some(x) = stack.pop() {
-                        for &t in pushes.get(x) {
-                            if t != NO_CELL && !path[t as usize] {
-                                path[t as usize] = true;
-                                stack.push(t as usize);
-                            }
-                        }
-                    }
                     let mask = &mut masks[c * words..(c + 1) * words];
                     let mut add = |x: usize| mask[x / 64] |= 1 << (x % 64);
                     for x in (0..cells).filter(|&x| path[x]) {
@@ -747,6 +816,8 @@ impl Evaluator {
         // for an enemy pawn's attack, once for an undefended piece's;
         // scaled below).
         let mut threats = [0i32; MAX_SEATS];
+        // Per seat: its doubled and isolated pawns' cost.
+        let mut structure = [0i32; MAX_SEATS];
         // Pass 1: material, pawns and the cells each seat's pawns attack
         // (`pawn_mask[cell]`: bit per seat).
         let one_word = self.one_word.as_ref().filter(|_| need_attacks);
@@ -757,7 +828,7 @@ impl Evaluator {
         }
         // Passed pawns: each seat's enemies' pawns.
         let words = pos.seat_bits(Seat::FIRST).len();
-        let passed_on = cfg.pawn_progress && self.weights.passed_fraction > 0.0;
+        let passed_on = cfg.pawn_progress && !self.passed_masks.is_empty();
         if passed_on {
             s.enemy_pawns.clear();
             s.enemy_pawns.resize(seats * words, 0);
@@ -811,6 +882,12 @@ impl Evaluator {
                         continue;
                     }
                     pawns[p] += n;
+                    if let Some(f) = self.pawn_files[p * kinds + kind]
+                        .as_ref()
+                        .filter(|_| cfg.pawn_progress)
+                    {
+                        structure[p] += self.structure_of(f, kind, &[of_kind]);
+                    }
                     if cfg.pawn_progress {
                         let table = &self.progress[p][kind];
                         let bonus = &self.passed_bonus[p][kind];
@@ -878,6 +955,15 @@ impl Evaluator {
                 });
                 material[p] += self.values[kind] * n as i32;
                 pawns[p] += n;
+                if let Some(f) = self.pawn_files[p * v.kinds.len() + kind]
+                    .as_ref()
+                    .filter(|_| cfg.pawn_progress)
+                {
+                    s.own_pawns.clear();
+                    s.own_pawns
+                        .extend(own.iter().zip(of_kind).map(|(a, b)| a & b));
+                    structure[p] += self.structure_of(f, kind, &s.own_pawns);
+                }
             }
         }
         // Pass 2: the pieces' attacks; mobility counts the cells neither
@@ -898,31 +984,7 @@ impl Evaluator {
             if cfg.mobility {
                 mob = counted;
                 if self.threat1024 > 0 {
-                    let kinds = v.kinds.len();
-                    let sets = pos.one_word_sets(0, seats + kinds + 1);
-                    for seat in v.seating.seats() {
-                        let p = seat.index();
-                        let (mut by_pawns, mut by_any) = (0u64, 0u64);
-                        for q in v
-                            .seating
-                            .seats()
-                            .filter(|&q| v.seating.may_capture(q, seat))
-                        {
-                            by_pawns |= reach[q.index()].0;
-                            by_any |= reach[q.index()].1;
-                        }
-                        let hanging = by_any & !reach[p].1;
-                        for (kind, k) in v.kinds.iter().enumerate() {
-                            if k.royal {
-                                continue;
-                            }
-                            let own = sets[p] & sets[seats + kind];
-                            let pawn_hit = if k.pawn.is_none() { own & by_pawns } else { 0 };
-                            let loose = own & hanging & !pawn_hit;
-                            threats[p] -= self.values[kind]
-                                * (2 * pawn_hit.count_ones() + loose.count_ones()) as i32;
-                        }
-                    }
+                    self.one_word_threats(pos, &reach, &mut threats);
                 }
             }
         } else if need_attacks {
@@ -1012,6 +1074,10 @@ impl Evaluator {
         for t in threats.iter_mut().take(seats) {
             *t = *t * self.threat1024 / 2048;
         }
+        let mut lines = [0i32; MAX_SEATS];
+        if let Some(ol) = self.open_lines.as_ref().filter(|_| cfg.mobility) {
+            self.open_line_terms(pos, ol, s, &mut lines);
+        }
         let mut king = [0i32; MAX_SEATS];
         if cfg.king_safety {
             self.king_terms(
@@ -1025,7 +1091,14 @@ impl Evaluator {
         }
         let mut terms = [0i32; MAX_SEATS];
         for (p, t) in terms.iter_mut().enumerate().take(seats) {
-            *t = material[p] + placed[p] + mob[p] + progress[p] + king[p] + threats[p];
+            *t = material[p]
+                + placed[p]
+                + mob[p]
+                + progress[p]
+                + king[p]
+                + threats[p]
+                + structure[p]
+                + lines[p];
         }
         if let Some(b) = out {
             b.material = material[..seats].to_vec();
@@ -1033,8 +1106,127 @@ impl Evaluator {
             b.pawn_progress = progress[..seats].to_vec();
             b.king = king[..seats].to_vec();
             b.threats = threats[..seats].to_vec();
+            b.pawn_structure = structure[..seats].to_vec();
+            b.open_lines = lines[..seats].to_vec();
         }
         terms
+    }
+
+    /// The threats on a board of one word, from each seat's pawn attacks
+    /// and all its attacks (`reach`, as [`OneWordAttacks::count`] gives
+    /// them): the value of every piece an enemy pawn attacks (not pawns)
+    /// twice, of every other attacked and undefended piece once (the
+    /// generic path's rule, from the attack counts, in `seat_terms`).
+    fn one_word_threats(
+        &self,
+        pos: &Position,
+        reach: &[(u64, u64); MAX_SEATS],
+        threats: &mut [i32; MAX_SEATS],
+    ) {
+        let v = &*self.variant;
+        let (seats, kinds) = (v.seat_count(), v.kinds.len());
+        let sets = pos.one_word_sets(0, seats + kinds + 1);
+        for seat in v.seating.seats() {
+            let p = seat.index();
+            let (mut by_pawns, mut by_any) = (0u64, 0u64);
+            for q in v
+                .seating
+                .seats()
+                .filter(|&q| v.seating.may_capture(q, seat))
+            {
+                by_pawns |= reach[q.index()].0;
+                by_any |= reach[q.index()].1;
+            }
+            let hanging = by_any & !reach[p].1;
+            for (kind, k) in v.kinds.iter().enumerate() {
+                if k.royal {
+                    continue;
+                }
+                let own = sets[p] & sets[seats + kind];
+                let pawn_hit = if k.pawn.is_none() { own & by_pawns } else { 0 };
+                let loose = own & hanging & !pawn_hit;
+                threats[p] -=
+                    self.values[kind] * (2 * pawn_hit.count_ones() + loose.count_ones()) as i32;
+            }
+        }
+    }
+
+    /// Every seat's pieces on half-open (no own pawn) and open (no pawn)
+    /// pawn lines into `out`.
+    fn open_line_terms(
+        &self,
+        pos: &Position,
+        ol: &OpenLines,
+        s: &mut EvalScratch,
+        out: &mut [i32; MAX_SEATS],
+    ) {
+        let v = &*self.variant;
+        let seats = v.seat_count();
+        let words = pos.seat_bits(Seat::FIRST).len();
+        let pawns = &mut s.line_pawns;
+        pawns.clear();
+        pawns.resize((seats + 1) * words, 0);
+        for seat in v.seating.seats() {
+            let own = pos.seat_bits(seat);
+            for (kind, _) in v.kinds.iter().enumerate().filter(|(_, k)| k.pawn.is_some()) {
+                let of_kind = pos.kind_bits(kind);
+                let p = seat.index();
+                for (w, x) in pawns[p * words..(p + 1) * words].iter_mut().enumerate() {
+                    *x |= own[w] & of_kind[w];
+                }
+            }
+        }
+        let meets = |a: &[u64], b: &[u64]| a.iter().zip(b).any(|(x, y)| x & y != 0);
+        for seat in v.seating.seats() {
+            let p = seat.index();
+            let (by_seat, enemy) = pawns.split_at_mut(seats * words);
+            enemy.iter_mut().for_each(|x| *x = 0);
+            for q in v
+                .seating
+                .seats()
+                .filter(|&q| v.seating.may_capture(q, seat))
+            {
+                let theirs = &by_seat[q.index() * words..(q.index() + 1) * words];
+                for (x, y) in enemy.iter_mut().zip(theirs) {
+                    *x |= y;
+                }
+            }
+            let own_pawns = &by_seat[p * words..(p + 1) * words];
+            let own = pos.seat_bits(seat);
+            for kind in (0..v.kinds.len()).filter(|&k| ol.has(k)) {
+                for_each_of_both(own, pos.kind_bits(kind), |c| {
+                    let Some(line) = ol.line(kind, c) else {
+                        return;
+                    };
+                    if !meets(line, own_pawns) {
+                        out[p] += self.open_line_cp;
+                        if !meets(line, enemy) {
+                            out[p] += self.open_line_cp;
+                        }
+                    }
+                });
+            }
+        }
+    }
+
+    /// What the doubled and isolated pawns of `kind` cost (negative), its
+    /// pawns of one seat being `own` (bitboard words) with files `f`.
+    fn structure_of(&self, f: &PawnFiles, kind: usize, own: &[u64]) -> i32 {
+        let mut total = 0;
+        for (w, &word) in own.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if f.doubled(c, own) {
+                    total -= self.doubled_cp[kind];
+                }
+                if f.isolated(c, own) {
+                    total -= self.isolated_cp[kind];
+                }
+            }
+        }
+        total
     }
 
     /// King safety and activity of every player into `out`.
@@ -1093,8 +1285,12 @@ impl Evaluator {
             }
             let zone_len = zone.len().max(1) as i64 + 1;
             let phase = (enemy_pieces.min(enemy_start) * 256 / enemy_start.max(1)) as i32;
-            let safety = -(danger as i64 * self.king_danger_cp as i64 * 9 * phase as i64
+            let mut safety = -(danger as i64 * self.king_danger_cp as i64 * 9 * phase as i64
                 / (zone_len * 256)) as i32;
+            if self.king_danger_square16 > 0 {
+                let d9 = danger as i64 * 9 / zone_len;
+                safety -= (d9 * d9 * self.king_danger_square16 * phase as i64 / (16 * 256)) as i32;
+            }
             let activity = (free as i64 * self.king_escape_cp as i64 * 8 * (256 - phase) as i64
                 / ((zone_len - 1).max(1) * 256)) as i32;
             out[p] += safety + activity;
@@ -1305,7 +1501,63 @@ mod tests {
         assert_eq!(eval("4k3/8/8/4P3/3p4/8/8/4K3 w - - 0 1"), progress + bonus);
         // Off by default: no masks.
         let plain = Evaluator::new(&v, EvalConfig::FULL);
-        assert!(plain.passed_masks.iter().all(Vec::is_empty));
+        assert!(plain.passed_masks.is_empty());
+    }
+
+    #[test]
+    fn doubled_and_isolated_pawns_cost_a_fraction_of_their_value() {
+        let v = Variant::from_spec("chess").unwrap();
+        let w = EvalWeights {
+            doubled_fraction: 0.1,
+            isolated_fraction: 0.2,
+            ..EvalWeights::default()
+        };
+        let e = Evaluator::with_weights(&v, EvalConfig::FULL, &w);
+        let pawn = e.value(v.kind_by_letter('P').unwrap());
+        let structure = |fen: &str| {
+            let pos = Position::from_text(&v, fen).unwrap();
+            e.breakdown(&pos).pawn_structure
+        };
+        // White: e2 and e4 doubled (e2 pays), both isolated; b2 c2
+        // neighbours. Black: h7 isolated.
+        let (doubled, isolated) = (
+            (pawn as f64 * 0.1).round() as i32,
+            (pawn as f64 * 0.2).round() as i32,
+        );
+        assert_eq!(
+            structure("4k3/7p/8/8/4P3/8/1PP1P3/4K3 w - - 0 1"),
+            vec![-doubled - 2 * isolated, -isolated]
+        );
+        // Off by default: no masks, no cost.
+        let plain = Evaluator::new(&v, EvalConfig::FULL);
+        assert!(plain.pawn_files.iter().all(Option::is_none));
+        let pos = Position::from_text(&v, "4k3/7p/8/8/4P3/8/1PP1P3/4K3 w - - 0 1").unwrap();
+        assert_eq!(plain.breakdown(&pos).pawn_structure, vec![0, 0]);
+    }
+
+    #[test]
+    fn pieces_on_open_and_half_open_lines_earn_a_bonus() {
+        let v = Variant::from_spec("chess").unwrap();
+        let w = EvalWeights {
+            open_line_fraction: 0.25,
+            ..EvalWeights::default()
+        };
+        let e = Evaluator::with_weights(&v, EvalConfig::FULL, &w);
+        let unit = (0.25 * w.piece_cp_per_move).round() as i32;
+        let lines = |fen: &str| {
+            let pos = Position::from_text(&v, fen).unwrap();
+            e.breakdown(&pos).open_lines
+        };
+        // White: the rook on the open a-file (2), the queen on the d-file
+        // half-open (a black pawn on d6: 1), the rook on e1 behind its own
+        // pawn (0). Black: the rook on h8 on the h-file half-open (a white
+        // pawn on h3: 1).
+        assert_eq!(
+            lines("4k2r/8/3p4/8/8/7P/4P3/R2QR1K1 w - - 0 1"),
+            vec![3 * unit, unit]
+        );
+        let plain = Evaluator::new(&v, EvalConfig::FULL);
+        assert!(plain.open_lines.is_none());
     }
 
     #[test]

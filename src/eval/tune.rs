@@ -343,19 +343,19 @@ pub fn tune(
     let mut best_loss = start_loss;
     let mut step = FIRST_STEP;
     let mut passes = 0;
-    // A weight at 0 moves by a share of its default instead of itself.
+    // A weight at 0 moves by a share of its default instead of itself,
+    // or of a twentieth of its range where the default is 0 too.
     let defaults = EvalWeights::default();
+    let nominal = |i: usize| match defaults.get(i) {
+        0.0 => super::weights::MAX[i] / 20.0,
+        d => d,
+    };
     while passes < max_passes && step >= LAST_STEP {
         passes += 1;
         let mut changed = 0;
         for i in 0..EvalWeights::COUNT {
             let base = best.get(i);
-            let delta = step
-                * if base.abs() > 1e-9 {
-                    base
-                } else {
-                    defaults.get(i)
-                };
+            let delta = step * if base.abs() > 1e-9 { base } else { nominal(i) };
             for candidate in [base + delta, base - delta] {
                 let mut w = best;
                 w.set(i, EvalWeights::round(candidate));

@@ -9,6 +9,13 @@
 
 use std::fmt;
 
+use crate::board::variant::Variant;
+
+/// The built-in weights of classical chess and Chess960 (names not in
+/// the file keep the general defaults): each line's change was measured
+/// by an SPRT (the file says which; docs/performance.md has the rows).
+const CHESS: &str = include_str!("defaults/chess.weights");
+
 /// The weights of the evaluation (docs/engine.md says what each scales).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EvalWeights {
@@ -40,11 +47,23 @@ pub struct EvalWeights {
     /// Fraction of a piece's value it loses standing where an enemy pawn
     /// attacks it (half that where it is attacked and undefended).
     pub threat_fraction: f64,
+    /// Fraction of its value a pawn loses with an own pawn of its kind on
+    /// its way ahead.
+    pub doubled_fraction: f64,
+    /// Fraction of its value a pawn loses with no own pawn of its kind on
+    /// a neighbouring file.
+    pub isolated_fraction: f64,
+    /// Worth of a piece on a half-open pawn line (no own pawn on it), as a
+    /// fraction of `piece_cp_per_move`; as much again on an open one.
+    pub open_line_fraction: f64,
+    /// Centipawns per square of the king danger (normalised to a 9-cell
+    /// zone): attacks on a king weigh more the more there are.
+    pub king_danger_square_cp: f64,
 }
 
 /// The weights' names, in the order [`EvalWeights::get`] indexes them (the
 /// names of the weights file).
-pub const NAMES: [&str; 11] = [
+pub const NAMES: [&str; 15] = [
     "piece_cp_per_move",
     "pawn_cp_per_move",
     "mobility_fraction",
@@ -56,6 +75,10 @@ pub const NAMES: [&str; 11] = [
     "tempo_cp",
     "centrality_fraction",
     "threat_fraction",
+    "doubled_fraction",
+    "isolated_fraction",
+    "open_line_fraction",
+    "king_danger_square_cp",
 ];
 
 impl Default for EvalWeights {
@@ -72,6 +95,10 @@ impl Default for EvalWeights {
             tempo_cp: super::TEMPO_CP as f64,
             centrality_fraction: super::CENTRALITY_FRACTION,
             threat_fraction: super::THREAT_FRACTION,
+            doubled_fraction: super::DOUBLED_FRACTION,
+            isolated_fraction: super::ISOLATED_FRACTION,
+            open_line_fraction: super::OPEN_LINE_FRACTION,
+            king_danger_square_cp: super::KING_DANGER_SQUARE_CP,
         }
     }
 }
@@ -135,12 +162,26 @@ impl std::error::Error for WeightsError {}
 /// integer arithmetic could overflow): ten pawns per move or per unit for
 /// the centipawn weights, ten for the fractions.
 pub const MAX: [f64; NAMES.len()] = [
-    1000.0, 1000.0, 10.0, 10.0, 10.0, 1000.0, 1000.0, 1000.0, 1000.0, 10.0, 1.0,
+    1000.0, 1000.0, 10.0, 10.0, 10.0, 1000.0, 1000.0, 1000.0, 1000.0, 10.0, 1.0, 1.0, 1.0, 10.0,
+    100.0,
 ];
 
 impl EvalWeights {
     /// Number of weights.
     pub const COUNT: usize = NAMES.len();
+
+    /// The built-in weights of variant `v`: the general defaults, with the
+    /// built-in file of its family on top where it has one (classical
+    /// chess and Chess960). A change measured to win in one family is
+    /// kept there when it loses elsewhere (the cube and the 3-D diamond
+    /// are measured against every change).
+    pub fn for_variant(v: &Variant) -> EvalWeights {
+        match v.name.as_str() {
+            "chess" | "chess960" => EvalWeights::parse(CHESS)
+                .expect("invariant: the built-in weights parse (a test reads them)"),
+            _ => EvalWeights::default(),
+        }
+    }
 
     /// Weight `i` (in the order of [`NAMES`]).
     pub fn get(&self, i: usize) -> f64 {
@@ -155,7 +196,11 @@ impl EvalWeights {
             7 => self.king_proximity_cp,
             8 => self.tempo_cp,
             9 => self.centrality_fraction,
-            _ => self.threat_fraction,
+            10 => self.threat_fraction,
+            11 => self.doubled_fraction,
+            12 => self.isolated_fraction,
+            13 => self.open_line_fraction,
+            _ => self.king_danger_square_cp,
         }
     }
 
@@ -174,7 +219,11 @@ impl EvalWeights {
             7 => self.king_proximity_cp = x,
             8 => self.tempo_cp = x,
             9 => self.centrality_fraction = x,
-            _ => self.threat_fraction = x,
+            10 => self.threat_fraction = x,
+            11 => self.doubled_fraction = x,
+            12 => self.isolated_fraction = x,
+            13 => self.open_line_fraction = x,
+            _ => self.king_danger_square_cp = x,
         }
     }
 
@@ -283,6 +332,24 @@ mod tests {
         assert_eq!(EvalWeights::round(0.07791234567), 0.0779123);
         assert_eq!(EvalWeights::round(1234567.0), 1234570.0);
         assert_eq!(EvalWeights::round(0.0), 0.0);
+    }
+
+    #[test]
+    fn chess_and_chess960_take_their_built_in_weights() {
+        let chess = EvalWeights::parse(CHESS).unwrap();
+        assert_ne!(chess, EvalWeights::default());
+        for spec in ["chess", "chess960:sp=518"] {
+            assert_eq!(
+                EvalWeights::for_variant(&Variant::from_spec(spec).unwrap()),
+                chess
+            );
+        }
+        for spec in ["cube", "diamond:n=3", "cylinder"] {
+            assert_eq!(
+                EvalWeights::for_variant(&Variant::from_spec(spec).unwrap()),
+                EvalWeights::default()
+            );
+        }
     }
 
     #[test]

@@ -49,7 +49,7 @@ pub mod names {
     /// Directory of endgame tables (docs/tablebases.md).
     pub const TABLEBASE_PATH: &str = "TablebasePath";
     /// A file of evaluation weights (docs/engine.md, "Weights and
-    /// tuning"); empty: the built-in defaults.
+    /// tuning"); empty: each variant's built-in weights.
     pub const EVAL_FILE: &str = "EvalFile";
     /// A variants file to load (docs/variants-file.md).
     pub const VARIANT_PATH: &str = "VariantPath";
@@ -96,7 +96,7 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     /// `TablebasePath` (empty: none).
     pub tablebase_path: String,
-    /// `EvalFile` (empty: the default weights).
+    /// `EvalFile` (empty: each variant's built-in weights).
     pub eval_file: String,
     /// `UCI_Chess960`.
     pub chess960: bool,
@@ -579,10 +579,12 @@ impl Session {
                 };
                 // A file that cannot be loaded changes nothing.
                 let weights = if path.is_empty() {
-                    EvalWeights::default()
+                    None
                 } else {
-                    EvalWeights::load(std::path::Path::new(&path))
-                        .map_err(SessionError::EvalFile)?
+                    Some(
+                        EvalWeights::load(std::path::Path::new(&path))
+                            .map_err(SessionError::EvalFile)?,
+                    )
                 };
                 self.settings.eval_file = path;
                 self.host.configure(move |e| e.set_eval_weights(weights));

@@ -63,8 +63,10 @@ pub struct EngineOptions {
     pub hash_mb: usize,
     /// Evaluation terms.
     pub eval: EvalConfig,
-    /// Evaluation weights (the defaults, or a tuned set: `EvalFile`).
-    pub weights: EvalWeights,
+    /// Evaluation weights: `None` for each variant's built-in ones
+    /// ([`EvalWeights::for_variant`]), or a set for every variant (a
+    /// tuned one: `EvalFile`).
+    pub weights: Option<EvalWeights>,
 }
 
 impl Default for EngineOptions {
@@ -73,7 +75,7 @@ impl Default for EngineOptions {
             threads: 1,
             hash_mb: 16,
             eval: EvalConfig::FULL,
-            weights: EvalWeights::default(),
+            weights: None,
         }
     }
 }
@@ -311,7 +313,7 @@ impl Engine {
 
     /// Chooses the evaluation weights; a change forgets the table's
     /// scores, as [`Engine::set_eval_config`] does.
-    pub fn set_eval_weights(&mut self, weights: EvalWeights) {
+    pub fn set_eval_weights(&mut self, weights: Option<EvalWeights>) {
         if weights != self.options.weights {
             self.options.weights = weights;
             self.evaluation_changed();
@@ -351,7 +353,10 @@ impl Engine {
         let (cfg, weights) = (self.options.eval, self.options.weights);
         self.evaluators
             .entry(v.spec.clone())
-            .or_insert_with(|| Arc::new(Evaluator::with_weights(v, cfg, &weights)))
+            .or_insert_with(|| {
+                let w = weights.unwrap_or_else(|| EvalWeights::for_variant(v));
+                Arc::new(Evaluator::with_weights(v, cfg, &w))
+            })
             .clone()
     }
 
