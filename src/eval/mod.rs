@@ -397,9 +397,9 @@ impl Evaluator {
         let structure_on = w.doubled_fraction > 0.0 || w.isolated_fraction > 0.0;
         let pawn_kinds = v.kinds.iter().filter(|k| k.pawn.is_some()).count();
         let words = cells.div_ceil(64);
+        let fits = v.seat_count() * pawn_kinds * cells * words * 2 <= MAX_PASSED_WORDS;
         let pawn_files = (0..v.seat_count() * v.kinds.len())
             .map(|i| {
-                let fits = v.seat_count() * pawn_kinds * cells * words * 2 <= MAX_PASSED_WORDS;
                 (structure_on && fits)
                     .then(|| PawnFiles::of(v, i / v.kinds.len(), i % v.kinds.len()))
                     .flatten()
@@ -1176,7 +1176,6 @@ impl Evaluator {
                 }
             }
         }
-        let meets = |a: &[u64], b: &[u64]| a.iter().zip(b).any(|(x, y)| x & y != 0);
         for seat in v.seating.seats() {
             let p = seat.index();
             let (by_seat, enemy) = pawns.split_at_mut(seats * words);
@@ -1198,9 +1197,9 @@ impl Evaluator {
                     let Some(line) = ol.line(kind, c) else {
                         return;
                     };
-                    if !meets(line, own_pawns) {
+                    if !pawn_structure::meets(line, own_pawns) {
                         out[p] += self.open_line_cp;
-                        if !meets(line, enemy) {
+                        if !pawn_structure::meets(line, enemy) {
                             out[p] += self.open_line_cp;
                         }
                     }
@@ -1213,19 +1212,14 @@ impl Evaluator {
     /// pawns of one seat being `own` (bitboard words) with files `f`.
     fn structure_of(&self, f: &PawnFiles, kind: usize, own: &[u64]) -> i32 {
         let mut total = 0;
-        for (w, &word) in own.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let c = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if f.doubled(c, own) {
-                    total -= self.doubled_cp[kind];
-                }
-                if f.isolated(c, own) {
-                    total -= self.isolated_cp[kind];
-                }
+        pawn_structure::for_each_cell(own, |c| {
+            if f.doubled(c, own) {
+                total -= self.doubled_cp[kind];
             }
-        }
+            if f.isolated(c, own) {
+                total -= self.isolated_cp[kind];
+            }
+        });
         total
     }
 

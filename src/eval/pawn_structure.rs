@@ -116,7 +116,7 @@ pub(super) fn mark_way_ahead(
 }
 
 /// Calls `f` with every cell of the set `words`.
-fn for_each_cell(words: &[u64], mut f: impl FnMut(usize)) {
+pub(super) fn for_each_cell(words: &[u64], mut f: impl FnMut(usize)) {
     for (w, &word) in words.iter().enumerate() {
         let mut bits = word;
         while bits != 0 {
@@ -128,7 +128,7 @@ fn for_each_cell(words: &[u64], mut f: impl FnMut(usize)) {
 
 /// Whether two sets of bitboard words share a cell.
 #[inline]
-fn meets(a: &[u64], b: &[u64]) -> bool {
+pub(super) fn meets(a: &[u64], b: &[u64]) -> bool {
     a.iter().zip(b).any(|(x, y)| x & y != 0)
 }
 
