@@ -24,7 +24,9 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Maximum nodes.
     pub nodes: Option<u64>,
-    /// Search for a mate in at most this many moves (stop when found).
+    /// Search for a mate in at most this many moves: stop when found, or
+    /// after depth 2N−1 without (the search is exhaustive then, so that
+    /// proves there is none).
     pub mate: Option<u32>,
     /// Exact time for this move.
     pub movetime: Option<Duration>,

@@ -501,6 +501,7 @@ impl Engine {
         for w in &mut self.workers {
             w.prepare(pos, &legal);
             w.hunt_allowed = hunt_allowed && w.id == 0;
+            w.exhaustive = limits.mate.is_some();
         }
         let (main_worker, helpers) = self
             .workers

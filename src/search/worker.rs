@@ -103,6 +103,14 @@ pub(crate) struct Worker {
     pub hunt: bool,
     /// Whether a mate hunt may follow a found stalemate win.
     pub hunt_allowed: bool,
+    /// A mate search (`go mate N`): no forward pruning and no reductions,
+    /// so that the search to depth 2N−1 sees every line of N moves and
+    /// its answer is a proof either way (see [`Worker::iterate`]). The
+    /// prunings trust the static evaluation, which says nothing about
+    /// mates: a quiet threat of mate where the other side is far ahead is
+    /// exactly what they cut. Results go to a separate part of the table,
+    /// so that pruned results of earlier searches are never read as proof.
+    pub exhaustive: bool,
     /// The stalemate-win score banked before a hunt.
     banked: i32,
     root_depth: i32,
@@ -153,6 +161,7 @@ impl Worker {
             stopped: false,
             hunt: false,
             hunt_allowed: false,
+            exhaustive: false,
             banked: 0,
             root_depth: 0,
             root_player: Seat::FIRST,
@@ -178,6 +187,7 @@ impl Worker {
         self.pos = Some(pos.clone());
         self.hunt = false;
         self.hunt_allowed = false;
+        self.exhaustive = false;
         self.nodes = 0;
         self.seldepth = 0;
         self.completed_depth = 0;
@@ -403,8 +413,15 @@ impl Worker {
     #[inline]
     fn tt_key(&mut self) -> u64 {
         const HUNT_KEY: u64 = 0x6A09_E667_F3BC_C908;
-        let h = self.pos().hash();
-        if self.hunt { h ^ HUNT_KEY } else { h }
+        const EXHAUSTIVE_KEY: u64 = 0xBB67_AE85_84CA_A73B;
+        let mut h = self.pos().hash();
+        if self.hunt {
+            h ^= HUNT_KEY;
+        }
+        if self.exhaustive {
+            h ^= EXHAUSTIVE_KEY;
+        }
+        h
     }
 
     /// Whether root move `m` keeps a score above `bound` at `depth` (a
@@ -586,7 +603,8 @@ impl Worker {
         // Both prunings below assume that the side to move could at least
         // keep its static value by passing; `null_ok` is false where that
         // assumption is being verified (zugzwang).
-        if !pv_node && !in_check && null_ok && beta.abs() < EVAL_LIMIT {
+        let prune = !self.exhaustive;
+        if prune && !pv_node && !in_check && null_ok && beta.abs() < EVAL_LIMIT {
             // Reverse futility: far above beta at low depth.
             let margin = 120 * depth - if improving { 40 } else { 0 };
             if depth <= 6 && static_eval - margin >= beta {
@@ -695,7 +713,8 @@ impl Worker {
                 (is_capture(pos, &m), self.heuristics.is_killer(ply, &m))
             };
             let quiet = !capture && m.promotion == 0;
-            if !pv_node
+            if prune
+                && !pv_node
                 && !in_check
                 && quiet
                 && best > -STALEMATE_WIN_BOUND
@@ -707,7 +726,8 @@ impl Worker {
             // Exchange pruning near the leaves: a move that loses
             // material on its cell by more than the depth allows (a quiet
             // move 60 per ply, a capture 100), after the first move.
-            if !pv_node
+            if prune
+                && !pv_node
                 && !in_check
                 && searched > 0
                 && best > -STALEMATE_WIN_BOUND
@@ -738,7 +758,8 @@ impl Worker {
             }
             self.make_prefetched(sh, m);
             let gives_check = self.in_check();
-            if !pv_node
+            if prune
+                && !pv_node
                 && !in_check
                 && quiet
                 && !gives_check
@@ -767,7 +788,7 @@ impl Worker {
                 )
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && !gives_check && !in_check && searched >= 2 {
+                if prune && depth >= 3 && quiet && !gives_check && !in_check && searched >= 2 {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -1329,6 +1350,14 @@ impl Worker {
             if let Some(n) = sh.limits.mate
                 && score > MATE_BOUND
                 && (MATE - score + 1) / 2 <= n as i32
+            {
+                break;
+            }
+            // An exhaustive search to depth 2N−1 without a mate in N has
+            // proved that there is none.
+            if let Some(n) = sh.limits.mate
+                && self.exhaustive
+                && depth as i64 >= 2 * i64::from(n) - 1
             {
                 break;
             }

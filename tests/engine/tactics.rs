@@ -21,9 +21,10 @@ fn data(file: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// Searches for a mate of at most `n` moves; returns the score and the
-/// principal variation.
-fn engine_mate(pos: &Position, n: u32) -> (Score, Vec<ndchess::rules::moves::Move>) {
+/// Searches for a mate of at most `n` moves (`go mate n`, with a depth
+/// bound well past 2n−1); returns the score, the depth of the last
+/// finished iteration and the principal variation.
+fn engine_mate(pos: &Position, n: u32) -> (Score, u32, Vec<ndchess::rules::moves::Move>) {
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 16,
@@ -35,7 +36,7 @@ fn engine_mate(pos: &Position, n: u32) -> (Score, Vec<ndchess::rules::moves::Mov
         ..Limits::default()
     };
     let r = engine.search(pos, &limits, &SearchControl::new(), &mut |_| {});
-    (r.score, r.pv)
+    (r.score, r.depth, r.pv)
 }
 
 /// Plays a principal variation and checks that it ends in checkmate.
@@ -50,10 +51,10 @@ fn pv_mates(pos: &Position, pv: &[ndchess::rules::moves::Move]) -> bool {
     p.legal_moves().is_empty() && p.in_check()
 }
 
-#[test]
-fn chess_published_mates() {
+/// The published chess problems: (FEN, position, N of "mate in N").
+fn published_mates() -> Vec<(String, Position, u32)> {
     let v = Variant::from_spec("chess").unwrap();
-    let mut checked = 0;
+    let mut problems = Vec::new();
     for line in data("tactics_chess.epd").lines() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -62,13 +63,41 @@ fn chess_published_mates() {
         let (fen, rest) = line.split_once(" bm #").expect("bm #N field");
         let n: u32 = rest.split(';').next().unwrap().trim().parse().unwrap();
         let pos = Position::from_text(&v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        let (score, pv) = engine_mate(&pos, n);
+        problems.push((fen.to_string(), pos, n));
+    }
+    assert!(
+        problems.len() >= 20,
+        "only {} problems read",
+        problems.len()
+    );
+    problems
+}
+
+#[test]
+fn chess_published_mates() {
+    for (fen, pos, n) in published_mates() {
+        let (score, _, pv) = engine_mate(&pos, n);
         assert_eq!(score, Score::Mate(n as i32), "{fen}");
         assert_eq!(pv.len(), 2 * n as usize - 1, "{fen}: pv {pv:?}");
         assert!(pv_mates(&pos, &pv), "{fen}: pv does not mate");
-        checked += 1;
     }
-    assert!(checked >= 20, "only {checked} problems read");
+}
+
+/// `go mate N` is a proof either way: where the published shortest mate
+/// is N moves, asking for N−1 ends after depth 2(N−1)−1 without a mate
+/// score of N−1 or fewer moves (the search is exhaustive there, so that is
+/// a proof of "none"; check extensions may show a longer mate).
+#[test]
+fn chess_mate_search_ends_without_a_shorter_mate() {
+    for (fen, pos, n) in published_mates() {
+        let (score, depth, _) = engine_mate(&pos, n - 1);
+        assert!(
+            !matches!(score, Score::Mate(k) if k > 0 && k < n as i32),
+            "{fen}: {score:?} asked for a mate in {}",
+            n - 1
+        );
+        assert_eq!(depth, 2 * (n - 1) - 1, "{fen}: search did not stop");
+    }
 }
 
 /// The reference position of a fast-engine position (same coordinates).
@@ -170,7 +199,7 @@ fn cube_and_diamond_mates() {
             "{spec} {body}: reference finds a mate in {}",
             n - 1
         );
-        let (score, pv) = engine_mate(&pos, n);
+        let (score, _, pv) = engine_mate(&pos, n);
         assert_eq!(score, Score::Mate(n as i32), "{spec} {body}");
         assert!(
             pv_mates(&pos, &pv),
