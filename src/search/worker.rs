@@ -1347,17 +1347,12 @@ impl Worker {
             md.best_changes *= 0.5;
             // Limits checked between iterations.
             let score = self.root_moves[0].score;
+            // A mate search ends at a mate in at most N, or after depth
+            // 2N−1 without one: exhaustive to there, it has proved that
+            // there is none.
             if let Some(n) = sh.limits.mate
-                && score > MATE_BOUND
-                && (MATE - score + 1) / 2 <= n as i32
-            {
-                break;
-            }
-            // An exhaustive search to depth 2N−1 without a mate in N has
-            // proved that there is none.
-            if let Some(n) = sh.limits.mate
-                && self.exhaustive
-                && depth as i64 >= 2 * i64::from(n) - 1
+                && ((score > MATE_BOUND && (MATE - score + 1) / 2 <= n as i32)
+                    || depth as i64 >= 2 * i64::from(n) - 1)
             {
                 break;
             }
