@@ -195,6 +195,23 @@ struct Undo {
     removed: u32,
 }
 
+/// What [`Position::unmake_counted`] needs to take back a move of
+/// [`Position::make_counted`]: [`Undo`] without what only other seatings,
+/// joint decisions and the repetition history need.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CountedUndo {
+    moved: Piece,
+    captured: Piece,
+    /// The rights before the move where there were any (a move never
+    /// adds one, so none before means none after).
+    castling: Option<CastlingRights>,
+    ep: Option<EnPassant>,
+    halfmove: u32,
+    fullmove: u32,
+    hash: u64,
+    turn: Turn,
+}
+
 /// Errors reading a position text; each names the field at fault.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
@@ -639,9 +656,7 @@ impl Position {
     /// Plays `m`, updating the hash on the common paths only if `HASH`.
     #[inline(always)]
     fn make_step<const HASH: bool>(&mut self, m: Move) {
-        let from = m.from as usize;
-        let to = m.to as usize;
-        let moving = self.board[from];
+        let moving = self.board[m.from as usize];
         let mover = if matches!(m.kind, MoveKind::Null | MoveKind::Out) {
             self.state.turn.lead()
         } else {
@@ -656,40 +671,10 @@ impl Position {
         }
         let mut irreversible = matches!(m.kind, MoveKind::Null | MoveKind::Out)
             || self.variant.is_pawn(piece_kind(moving));
-        match m.kind {
-            MoveKind::Null | MoveKind::Out => {}
-            MoveKind::Castle => {
-                let rook = self.remove(m.aux as usize);
-                let king = self.remove(from);
-                self.put(to, king);
-                self.put(m.aux2 as usize, rook);
-            }
-            MoveKind::EnPassant => {
-                undo.captured = self.remove_hashed::<HASH>(m.aux as usize);
-                self.relocate::<HASH>(from, to);
-            }
-            MoveKind::Normal | MoveKind::DoubleStep => {
-                if self.board[to] != EMPTY {
-                    undo.captured = self.remove_hashed::<HASH>(to);
-                    irreversible = true;
-                }
-                match m.promotion_kind() {
-                    Some(k) => {
-                        self.remove_hashed::<HASH>(from);
-                        self.put_hashed::<HASH>(to, piece(mover, k));
-                    }
-                    None => self.relocate::<HASH>(from, to),
-                }
-            }
-        }
+        undo.captured = self.move_pieces::<HASH>(m, mover);
+        irreversible |= m.kind != MoveKind::EnPassant && undo.captured != EMPTY;
         if !self.castling.is_empty() && !matches!(m.kind, MoveKind::Null | MoveKind::Out) {
-            self.update_castling(
-                mover,
-                moving,
-                from,
-                to,
-                (m.kind == MoveKind::Castle).then_some(m.aux),
-            );
+            self.update_castling_by(mover, moving, m);
         }
         self.halfmove = if irreversible { 0 } else { self.halfmove + 1 };
         let mut out = self.state.out;
@@ -714,6 +699,152 @@ impl Position {
             }
         }
         self.stack.push(undo);
+    }
+
+    /// Moves the pieces of `m` (by `mover`), updating the hash only if
+    /// `HASH`; returns the piece captured ([`EMPTY`] if none).
+    #[inline(always)]
+    fn move_pieces<const HASH: bool>(&mut self, m: Move, mover: Seat) -> Piece {
+        let (from, to) = (m.from as usize, m.to as usize);
+        match m.kind {
+            MoveKind::Null | MoveKind::Out => EMPTY,
+            MoveKind::Castle => {
+                let rook = self.remove_hashed::<HASH>(m.aux as usize);
+                let king = self.remove_hashed::<HASH>(from);
+                self.put_hashed::<HASH>(to, king);
+                self.put_hashed::<HASH>(m.aux2 as usize, rook);
+                EMPTY
+            }
+            MoveKind::EnPassant => {
+                let captured = self.remove_hashed::<HASH>(m.aux as usize);
+                self.relocate::<HASH>(from, to);
+                captured
+            }
+            MoveKind::Normal | MoveKind::DoubleStep => {
+                let captured = if self.board[to] != EMPTY {
+                    self.remove_hashed::<HASH>(to)
+                } else {
+                    EMPTY
+                };
+                match m.promotion_kind() {
+                    Some(k) => {
+                        self.remove_hashed::<HASH>(from);
+                        self.put_hashed::<HASH>(to, piece(mover, k));
+                    }
+                    None => self.relocate::<HASH>(from, to),
+                }
+                captured
+            }
+        }
+    }
+
+    /// Takes back the pieces of `m`, which moved `moved` and captured
+    /// `captured` (the hash is left alone: its caller restores the saved
+    /// one).
+    #[inline(always)]
+    fn unmove_pieces(&mut self, m: Move, moved: Piece, captured: Piece) {
+        let (from, to) = (m.from as usize, m.to as usize);
+        match m.kind {
+            MoveKind::Null | MoveKind::Out => {}
+            MoveKind::Castle => {
+                let rook = self.remove_hashed::<false>(m.aux2 as usize);
+                let king = self.remove_hashed::<false>(to);
+                self.put_hashed::<false>(from, king);
+                self.put_hashed::<false>(m.aux as usize, rook);
+            }
+            MoveKind::EnPassant => {
+                self.relocate::<false>(to, from);
+                self.put_hashed::<false>(m.aux as usize, captured);
+            }
+            MoveKind::Normal | MoveKind::DoubleStep => {
+                if m.promotion == 0 {
+                    self.relocate::<false>(to, from);
+                } else {
+                    self.remove_hashed::<false>(to);
+                    self.put_hashed::<false>(from, moved);
+                }
+                if captured != EMPTY {
+                    self.put_hashed::<false>(to, captured);
+                }
+            }
+        }
+    }
+
+    /// Whether [`Position::make_counted`] may play the moves of this
+    /// position: two seats alternating in the main phase with none out
+    /// (chess and every two-player board), where a move changes nothing
+    /// but the pieces, the castling rights, en passant, the clocks and
+    /// the seat to move.
+    pub(crate) fn counted_moves_apply(&self) -> bool {
+        let v = &*self.variant;
+        v.seating.is_alternating_pair()
+            && v.rules.party.is_none()
+            && self.state.phase == Phase::Main
+            && self.state.out.is_empty()
+            && matches!(self.state.turn, Turn::One(_))
+    }
+
+    /// Plays a generated move of a position where
+    /// [`Position::counted_moves_apply`], for counting (perft): the record
+    /// that takes it back is returned instead of kept on the position's
+    /// stacks, and the hash is not kept up to date (the take-back restores
+    /// it), so a count's make and take-back touch no more than the move
+    /// changes. Legal moves of two alternating seats never capture a king,
+    /// so no seat goes out.
+    #[inline(always)]
+    pub(crate) fn make_counted(&mut self, m: Move) -> CountedUndo {
+        debug_assert!(self.counted_moves_apply());
+        debug_assert!(!matches!(m.kind, MoveKind::Null | MoveKind::Out));
+        let moving = self.board[m.from as usize];
+        let mover = piece_seat(moving);
+        let undo = CountedUndo {
+            moved: moving,
+            captured: EMPTY,
+            castling: (!self.castling.is_empty()).then_some(self.castling),
+            ep: self.ep.take(),
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            hash: self.hash,
+            turn: self.state.turn,
+        };
+        let captured = self.move_pieces::<false>(m, mover);
+        debug_assert!(
+            captured == EMPTY || self.variant.royal_kind != Some(piece_kind(captured)),
+            "a legal move of two alternating seats captured a king"
+        );
+        if undo.castling.is_some() {
+            self.update_castling_by(mover, moving, m);
+        }
+        let irreversible = self.variant.is_pawn(piece_kind(moving))
+            || (m.kind != MoveKind::EnPassant && captured != EMPTY);
+        self.halfmove = if irreversible { 0 } else { self.halfmove + 1 };
+        // The other seat moves next; a new move number starts with the
+        // first seat (as `pass_turn` hands on two alternating seats' turn).
+        let next = Seat::new(1 - mover.index());
+        self.fullmove += u32::from(next == Seat::FIRST);
+        self.state.turn = Turn::One(next);
+        if m.kind == MoveKind::DoubleStep && self.ep_capturable(mover, m.aux as usize) {
+            self.ep = Some(EnPassant {
+                target: m.aux,
+                pawn: m.to,
+            });
+        }
+        CountedUndo { captured, ..undo }
+    }
+
+    /// Takes back `m`, played by [`Position::make_counted`] which returned
+    /// `undo`.
+    #[inline(always)]
+    pub(crate) fn unmake_counted(&mut self, m: Move, undo: CountedUndo) {
+        self.unmove_pieces(m, undo.moved, undo.captured);
+        if let Some(rights) = undo.castling {
+            self.castling = rights;
+        }
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.fullmove = undo.fullmove;
+        self.hash = undo.hash;
+        self.state.turn = undo.turn;
     }
 
     /// Puts `seat` out of the game with `fate` (and, in independent
@@ -761,6 +892,14 @@ impl Position {
         if royal_moved || castled_rook.is_some() || self.castling.may_touch(from, to) {
             self.remove_castling(mover, royal_moved, from, to, castled_rook);
         }
+    }
+
+    /// [`Position::update_castling`] for the move `m` of `moving` (owned
+    /// by `mover`).
+    #[inline(always)]
+    fn update_castling_by(&mut self, mover: Seat, moving: Piece, m: Move) {
+        let castled_rook = (m.kind == MoveKind::Castle).then_some(m.aux);
+        self.update_castling(mover, moving, m.from as usize, m.to as usize, castled_rook);
     }
 
     /// The rights [`Position::update_castling`] found may be touched:
@@ -999,32 +1138,7 @@ impl Position {
                 }
             }
         } else {
-            let from = m.from as usize;
-            let to = m.to as usize;
-            match m.kind {
-                MoveKind::Null | MoveKind::Out => {}
-                MoveKind::Castle => {
-                    let rook = self.remove_hashed::<false>(m.aux2 as usize);
-                    let king = self.remove_hashed::<false>(to);
-                    self.put_hashed::<false>(from, king);
-                    self.put_hashed::<false>(m.aux as usize, rook);
-                }
-                MoveKind::EnPassant => {
-                    self.relocate::<false>(to, from);
-                    self.put_hashed::<false>(m.aux as usize, captured);
-                }
-                MoveKind::Normal | MoveKind::DoubleStep => {
-                    if m.promotion == 0 {
-                        self.relocate::<false>(to, from);
-                    } else {
-                        self.remove_hashed::<false>(to);
-                        self.put_hashed::<false>(from, moved);
-                    }
-                    if captured != EMPTY {
-                        self.put_hashed::<false>(to, captured);
-                    }
-                }
-            }
+            self.unmove_pieces(m, moved, captured);
         }
         // The record read above is still the last (nothing pops it).
         let last = self.stack.len() - 1;

@@ -1873,7 +1873,9 @@ impl<W: Word, const G: usize, const L: usize, const WALKS: bool> Backend
                     out.push_shifted(targets & !promoting, delta, false);
                 }
                 if !promoting.is_empty() {
-                    promotions(v, us, promoting, delta, capture, which, out);
+                    out.push_out_of_line(|out| {
+                        promotions(v, us, promoting, delta, capture, which, out)
+                    });
                 }
             }
             /// The promotions onto `promoting` (out of line: rare).
