@@ -669,10 +669,11 @@ impl Position {
         {
             self.hash ^= self.variant.zobrist.ep[ep.target as usize];
         }
-        let mut irreversible = matches!(m.kind, MoveKind::Null | MoveKind::Out)
-            || self.variant.is_pawn(piece_kind(moving));
         undo.captured = self.move_pieces::<HASH>(m, mover);
-        irreversible |= m.kind != MoveKind::EnPassant && undo.captured != EMPTY;
+        // A pawn's move or a capture (en passant is both).
+        let irreversible = matches!(m.kind, MoveKind::Null | MoveKind::Out)
+            || self.variant.is_pawn(piece_kind(moving))
+            || undo.captured != EMPTY;
         if !self.castling.is_empty() && !matches!(m.kind, MoveKind::Null | MoveKind::Out) {
             self.update_castling_by(mover, moving, m);
         }
@@ -689,6 +690,15 @@ impl Position {
             out = self.seat_out(mover, self.fate_without_moves(mover), &mut undo);
         }
         self.pass_turn::<HASH>(mover, out);
+        self.open_en_passant::<HASH>(m, mover);
+        self.stack.push(undo);
+    }
+
+    /// After a double step `m` of `mover` (and the turn passed on): the
+    /// en-passant opportunity, where a seat moving next could take it,
+    /// hashed only if `HASH`.
+    #[inline(always)]
+    fn open_en_passant<const HASH: bool>(&mut self, m: Move, mover: Seat) {
         if m.kind == MoveKind::DoubleStep && self.ep_capturable(mover, m.aux as usize) {
             self.ep = Some(EnPassant {
                 target: m.aux,
@@ -698,7 +708,6 @@ impl Position {
                 self.hash ^= self.variant.zobrist.ep[m.aux as usize];
             }
         }
-        self.stack.push(undo);
     }
 
     /// Moves the pieces of `m` (by `mover`), updating the hash only if
@@ -815,20 +824,11 @@ impl Position {
         if undo.castling.is_some() {
             self.update_castling_by(mover, moving, m);
         }
-        let irreversible = self.variant.is_pawn(piece_kind(moving))
-            || (m.kind != MoveKind::EnPassant && captured != EMPTY);
+        // A pawn's move or a capture (en passant is both).
+        let irreversible = self.variant.is_pawn(piece_kind(moving)) || captured != EMPTY;
         self.halfmove = if irreversible { 0 } else { self.halfmove + 1 };
-        // The other seat moves next; a new move number starts with the
-        // first seat (as `pass_turn` hands on two alternating seats' turn).
-        let next = Seat::new(1 - mover.index());
-        self.fullmove += u32::from(next == Seat::FIRST);
-        self.state.turn = Turn::One(next);
-        if m.kind == MoveKind::DoubleStep && self.ep_capturable(mover, m.aux as usize) {
-            self.ep = Some(EnPassant {
-                target: m.aux,
-                pawn: m.to,
-            });
-        }
+        self.pass_pair_turn::<false>(mover);
+        self.open_en_passant::<false>(m, mover);
         CountedUndo { captured, ..undo }
     }
 
@@ -944,19 +944,26 @@ impl Position {
             && self.state.phase == Phase::Main
             && let Turn::One(now) = self.state.turn
         {
-            // Two seats alternating (chess): the other seat moves next, and
-            // a new move number starts with the first seat.
-            let next = Seat::new(1 - now.index());
-            if HASH {
-                self.hash ^= v.zobrist.to_move(now) ^ v.zobrist.to_move(next);
-            }
-            if next == Seat::FIRST {
-                self.fullmove += 1;
-            }
-            self.state.turn = Turn::One(next);
+            self.pass_pair_turn::<HASH>(now);
             return;
         }
         self.pass_turn_general(mover, out);
+    }
+
+    /// Two seats alternating (chess), `now` having moved: the other seat
+    /// moves next, and a new move number starts with the first seat; the
+    /// turn is hashed only if `HASH`.
+    #[inline(always)]
+    fn pass_pair_turn<const HASH: bool>(&mut self, now: Seat) {
+        let next = Seat::new(1 - now.index());
+        if HASH {
+            let z = &self.variant.zobrist;
+            self.hash ^= z.to_move(now) ^ z.to_move(next);
+        }
+        if next == Seat::FIRST {
+            self.fullmove += 1;
+        }
+        self.state.turn = Turn::One(next);
     }
 
     /// [`Position::pass_turn`] for any seating.
