@@ -5,6 +5,7 @@
 //! These tests use no code from `src/`.
 
 use crate::reference;
+use crate::reference_agreement::Rng;
 use reference::{
     Kind, MAX_DIM, Move, Piece, Position, Special, Variant, chess960_back_rank, cube_cell,
 };
@@ -266,15 +267,7 @@ fn attacked_from_the_target_agrees_with_asking_every_piece() {
         "torus-diamond:n=4,l=8",
         "raumschach",
     ]);
-    // A linear congruential generator (Knuth's MMIX constants): the test
-    // needs reproducible choices, not good randomness.
-    let mut state: u64 = 2026;
-    let mut below = |n: usize| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((state >> 33) as usize) % n
-    };
+    let mut rng = Rng(2026);
     let mut checked = 0;
     for spec in specs {
         let v = variant(spec);
@@ -298,7 +291,7 @@ fn attacked_from_the_target_agrees_with_asking_every_piece() {
                 if moves.is_empty() {
                     break;
                 }
-                pos.make(moves[below(moves.len())]);
+                pos.make(moves[rng.below(moves.len())]);
             }
         }
     }
