@@ -436,7 +436,12 @@ impl Worker {
     ) -> bool {
         let hunt = std::mem::replace(&mut self.hunt, false);
         let us = self.pos().to_move();
+        let context = {
+            let pos = self.pos.as_ref().expect("invariant: position set");
+            self.heuristics.context_of(pos, &m)
+        };
         self.pos().make(m);
+        self.heuristics.set_context(1, context);
         let flip = self.flips(us);
         let v = self.child(
             sh,
@@ -615,6 +620,7 @@ impl Worker {
             if depth >= 3 && static_eval >= beta && self.has_pieces() {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.make_prefetched(sh, Move::NULL);
+                self.heuristics.set_context(ply + 1, ordering::NO_CONTEXT);
                 let flip = self.flips(us);
                 let v = self.child(
                     sh,
@@ -756,7 +762,12 @@ impl Worker {
                     continue;
                 }
             }
+            let context = {
+                let pos = self.pos.as_ref().expect("invariant: position set");
+                self.heuristics.context_of(pos, &m)
+            };
             self.make_prefetched(sh, m);
+            self.heuristics.set_context(ply + 1, context);
             let gives_check = self.in_check();
             if prune
                 && !pv_node
@@ -867,8 +878,10 @@ impl Worker {
                             let pos = self.pos.as_ref().expect("invariant: position set");
                             self.heuristics.add_killer(ply, m);
                             self.heuristics.update_history(pos, &m, bonus);
+                            self.heuristics.update_continuation(pos, ply, &m, bonus);
                             for q in &quiets {
                                 self.heuristics.update_history(pos, q, -bonus);
+                                self.heuristics.update_continuation(pos, ply, q, -bonus);
                             }
                         }
                         break;
@@ -1021,7 +1034,12 @@ impl Worker {
                     }
                 }
             }
+            let context = {
+                let pos = self.pos.as_ref().expect("invariant: position set");
+                self.heuristics.context_of(pos, &m)
+            };
             self.make_prefetched(sh, m);
+            self.heuristics.set_context(ply + 1, context);
             let flip = self.flips(us);
             let v = self.qchild(sh, main, flip, alpha, beta, ply + 1, pv_node);
             self.pos().unmake();
@@ -1103,7 +1121,12 @@ impl Worker {
                 (md.on_info)(&info);
             }
             self.seldepth = 0;
+            let context = {
+                let pos = self.pos.as_ref().expect("invariant: position set");
+                self.heuristics.context_of(pos, &m)
+            };
             self.pos().make(m);
+            self.heuristics.set_context(1, context);
             let gives_check = self.in_check();
             let flip = self.flips(us);
             let new_depth = depth - 1 + i32::from(gives_check);
