@@ -402,10 +402,19 @@ impl Worker {
 
     /// Makes `m` and prefetches the child's table bucket.
     #[inline(always)]
-    fn make_prefetched(&mut self, sh: &Shared, m: Move) {
-        self.pos().make(m);
+    fn make_prefetched(&mut self, sh: &Shared, m: Move, ply: usize) {
+        self.make_in_context(m, ply + 1);
         let key = self.tt_key();
         sh.tt.prefetch(key);
+    }
+
+    /// Plays `m`, recording it as the context (counter moves,
+    /// continuation history) of the node it leads to, at `child_ply`.
+    fn make_in_context(&mut self, m: Move, child_ply: usize) {
+        let pos = self.pos.as_ref().expect("invariant: position set");
+        let context = self.heuristics.context_of(pos, &m);
+        self.pos().make(m);
+        self.heuristics.set_context(child_ply, context);
     }
 
     /// The table key of the current position (mate-hunt results are kept
@@ -436,12 +445,7 @@ impl Worker {
     ) -> bool {
         let hunt = std::mem::replace(&mut self.hunt, false);
         let us = self.pos().to_move();
-        let context = {
-            let pos = self.pos.as_ref().expect("invariant: position set");
-            self.heuristics.context_of(pos, &m)
-        };
-        self.pos().make(m);
-        self.heuristics.set_context(1, context);
+        self.make_in_context(m, 1);
         let flip = self.flips(us);
         let v = self.child(
             sh,
@@ -619,8 +623,7 @@ impl Worker {
             // (zugzwang is likely there).
             if depth >= 3 && static_eval >= beta && self.has_pieces() {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
-                self.make_prefetched(sh, Move::NULL);
-                self.heuristics.set_context(ply + 1, ordering::NO_CONTEXT);
+                self.make_prefetched(sh, Move::NULL, ply);
                 let flip = self.flips(us);
                 let v = self.child(
                     sh,
@@ -762,12 +765,7 @@ impl Worker {
                     continue;
                 }
             }
-            let context = {
-                let pos = self.pos.as_ref().expect("invariant: position set");
-                self.heuristics.context_of(pos, &m)
-            };
-            self.make_prefetched(sh, m);
-            self.heuristics.set_context(ply + 1, context);
+            self.make_prefetched(sh, m, ply);
             let gives_check = self.in_check();
             if prune
                 && !pv_node
@@ -1034,12 +1032,7 @@ impl Worker {
                     }
                 }
             }
-            let context = {
-                let pos = self.pos.as_ref().expect("invariant: position set");
-                self.heuristics.context_of(pos, &m)
-            };
-            self.make_prefetched(sh, m);
-            self.heuristics.set_context(ply + 1, context);
+            self.make_prefetched(sh, m, ply);
             let flip = self.flips(us);
             let v = self.qchild(sh, main, flip, alpha, beta, ply + 1, pv_node);
             self.pos().unmake();
@@ -1121,12 +1114,7 @@ impl Worker {
                 (md.on_info)(&info);
             }
             self.seldepth = 0;
-            let context = {
-                let pos = self.pos.as_ref().expect("invariant: position set");
-                self.heuristics.context_of(pos, &m)
-            };
-            self.pos().make(m);
-            self.heuristics.set_context(1, context);
+            self.make_in_context(m, 1);
             let gives_check = self.in_check();
             let flip = self.flips(us);
             let new_depth = depth - 1 + i32::from(gives_check);
