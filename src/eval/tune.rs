@@ -17,8 +17,10 @@
 //! variant they come from.
 //!
 //! Data file (`ndchess tune data` writes it, `ndchess tune fit` reads it):
-//! one position per line, `<points> <position text>` (points 1, 0.5 or 0
-//! for the first seat), `#` comments and blank lines ignored.
+//! one position per line, `<points> <position text>` (the first seat's
+//! points: 1, 0.5 or 0 from its game, or any number from 0 to 1 as another
+//! judge expects them, e.g. a stronger engine's evaluation mapped to
+//! points), `#` comments and blank lines ignored.
 
 use std::fmt;
 use std::sync::Arc;
@@ -81,11 +83,16 @@ pub fn parse_samples(v: &Arc<Variant>, text: &str) -> Result<Vec<Sample>, TuneEr
         let (points, rest) = body
             .split_once(char::is_whitespace)
             .ok_or_else(|| bad("expected '<points> <position>'".into()))?;
-        let points = match points {
-            "1" => 1.0,
-            "0.5" => 0.5,
-            "0" => 0.0,
-            p => return Err(bad(format!("points '{p}' are not 1, 0.5 or 0"))),
+        // A game's result (1, 0.5, 0), or expected points between them
+        // given by another judge (a stronger engine's evaluation mapped to
+        // points): the loss is the same squared difference.
+        let points = match points.parse::<f64>() {
+            Ok(p) if (0.0..=1.0).contains(&p) => p,
+            _ => {
+                return Err(bad(format!(
+                    "points '{points}' are not a number from 0 to 1"
+                )));
+            }
         };
         let pos = Position::from_text(v, rest.trim()).map_err(|e| bad(e.to_string()))?;
         out.push(Sample { pos, points });
@@ -408,10 +415,23 @@ mod tests {
         assert_eq!(s.len(), 2);
         assert_eq!((s[0].points, s[1].points), (1.0, 0.5));
         assert_eq!(s[0].pos.to_text(), start.to_text());
+        // Expected points from another judge are read as they are.
+        let judged = parse_samples(&v, &format_sample(0.73, &start)).unwrap();
+        assert_eq!(judged[0].points, 0.73);
+        let start_text = start.to_text();
+        let out_of_range = [
+            format!("1.5 {start_text}"),
+            format!("-0.1 {start_text}"),
+            format!("NaN {start_text}"),
+            format!("one {start_text}"),
+        ];
         for (bad, line) in [
-            ("0.7 8/8/8/8/8/8/8/8 w - - 0 1", 1),
             ("1", 1),
             ("# x\n1 not-a-position", 2),
+            (out_of_range[0].as_str(), 1),
+            (out_of_range[1].as_str(), 1),
+            (out_of_range[2].as_str(), 1),
+            (out_of_range[3].as_str(), 1),
         ] {
             match parse_samples(&v, bad) {
                 Err(TuneError::Line { line: l, .. }) => assert_eq!(l, line, "{bad}"),

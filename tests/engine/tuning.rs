@@ -121,6 +121,104 @@ fn the_tuner_converges_and_lowers_the_loss_on_a_small_data_set() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Whether `program args` runs and succeeds. A missing tool fails the test
+/// under `CI` and skips it loudly otherwise.
+fn tool_available(what: &str, program: &str, args: &[&str]) -> bool {
+    let ok = Command::new(program)
+        .args(args)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !ok {
+        let msg = format!("{what} is not available ({program})");
+        if std::env::var_os("CI").is_some() {
+            panic!("{msg} (required when CI is set)");
+        }
+        eprintln!("\n!!!!! SKIPPED: {msg} !!!!!\n");
+    }
+    ok
+}
+
+#[test]
+fn a_stronger_engines_labels_feed_the_fit() {
+    // engines/label_positions.py puts Stockfish's expected points in place
+    // of the games' results; the fit reads them as it reads results.
+    let stockfish = "/usr/games/stockfish";
+    if !tool_available("Python 3", "python3", &["--version"])
+        || !tool_available(
+            "Stockfish (Debian package stockfish)",
+            "sh",
+            &["-c", &format!("echo quit | {stockfish}")],
+        )
+    {
+        return;
+    }
+    let dir = scratch_dir("labels");
+    let games = dir.join("games.txt");
+    let o = ndchess(&[
+        "tune",
+        "data",
+        "--variant",
+        "chess",
+        "--games",
+        "4",
+        "--nodes",
+        "400",
+        "--seed",
+        "9",
+        "--out",
+        games.to_str().expect("a UTF-8 path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("engines/label_positions.py");
+    let o = Command::new("python3")
+        .arg(&script)
+        .args(["--engine", stockfish, "--depth", "4"])
+        .arg(&games)
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let labelled_text = String::from_utf8(o.stdout).expect("UTF-8 output");
+    let v = Variant::from_spec("chess").expect("chess");
+    let results = parse_samples(&v, &std::fs::read_to_string(&games).expect("games"))
+        .expect("the games read back");
+    let labelled = parse_samples(&v, &labelled_text).expect("the labels read back");
+    // The same positions, in the same order, each with points in 0..=1
+    // and most of them neither a win nor a loss nor an even score.
+    assert_eq!(labelled.len(), results.len());
+    for (a, b) in labelled.iter().zip(&results) {
+        assert_eq!(a.pos.to_text(), b.pos.to_text());
+        assert!((0.0..=1.0).contains(&a.points), "{}", a.points);
+    }
+    let fractional = labelled
+        .iter()
+        .filter(|s| ![0.0, 0.5, 1.0].contains(&s.points))
+        .count();
+    assert!(
+        2 * fractional > labelled.len(),
+        "{fractional} of {}",
+        labelled.len()
+    );
+    let data = dir.join("labelled.txt");
+    std::fs::write(&data, &labelled_text).expect("write");
+    let o = ndchess(&[
+        "tune",
+        "fit",
+        "--variant",
+        "chess",
+        "--data",
+        data.to_str().expect("a UTF-8 path"),
+        "--passes",
+        "500",
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "{stderr}");
+    let (start, end, converged) = summary(&stderr);
+    assert!(converged, "{stderr}");
+    assert!(end < start, "loss {start} -> {end}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_tuner_input_gets_an_error() {
     let dir = scratch_dir("bad");
