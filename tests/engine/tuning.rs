@@ -42,6 +42,29 @@ fn summary(stderr: &str) -> (f64, f64, bool) {
     (start, end, line.ends_with("(converged)"))
 }
 
+/// Runs `tune fit` on chess data file `data` (and `extra` arguments),
+/// checks that it succeeded, converged and lowered the loss; its stderr.
+fn fit_converges(data: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "tune",
+        "fit",
+        "--variant",
+        "chess",
+        "--data",
+        data,
+        "--passes",
+        "500",
+    ];
+    args.extend_from_slice(extra);
+    let o = ndchess(&args);
+    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "{stderr}");
+    let (start, end, converged) = summary(&stderr);
+    assert!(converged, "{stderr}");
+    assert!(end < start, "loss {start} -> {end}");
+    stderr
+}
+
 #[test]
 fn the_tuner_converges_and_lowers_the_loss_on_a_small_data_set() {
     let dir = scratch_dir("fit");
@@ -82,23 +105,7 @@ fn the_tuner_converges_and_lowers_the_loss_on_a_small_data_set() {
     assert_eq!(std::fs::read_to_string(&again).expect("again"), text);
 
     let weights = dir.join("weights.txt");
-    let o = ndchess(&[
-        "tune",
-        "fit",
-        "--variant",
-        "chess",
-        "--data",
-        data_s,
-        "--passes",
-        "500",
-        "--out",
-        weights.to_str().expect("a UTF-8 path"),
-    ]);
-    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
-    assert!(o.status.success(), "{stderr}");
-    let (start, end, converged) = summary(&stderr);
-    assert!(converged, "{stderr}");
-    assert!(end < start, "loss {start} -> {end}");
+    let stderr = fit_converges(data_s, &["--out", weights.to_str().expect("a UTF-8 path")]);
     // Progress: one line per pass, the loss never rising.
     let losses: Vec<f64> = stderr
         .lines()
@@ -201,21 +208,7 @@ fn a_stronger_engines_labels_feed_the_fit() {
     );
     let data = dir.join("labelled.txt");
     std::fs::write(&data, &labelled_text).expect("write");
-    let o = ndchess(&[
-        "tune",
-        "fit",
-        "--variant",
-        "chess",
-        "--data",
-        data.to_str().expect("a UTF-8 path"),
-        "--passes",
-        "500",
-    ]);
-    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
-    assert!(o.status.success(), "{stderr}");
-    let (start, end, converged) = summary(&stderr);
-    assert!(converged, "{stderr}");
-    assert!(end < start, "loss {start} -> {end}");
+    fit_converges(data.to_str().expect("a UTF-8 path"), &[]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
