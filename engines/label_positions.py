@@ -119,7 +119,7 @@ def main():
         if not line or line.startswith("#"):
             print(line)
             continue
-        points, _, fen = line.partition(" ")
+        _, _, fen = line.partition(" ")
         fields = fen.split()
         if len(fields) < 2 or fields[1] not in ("w", "b"):
             print(f"error: line {n}: not '<points> <FEN>'", file=sys.stderr)

@@ -418,23 +418,18 @@ mod tests {
         // Expected points from another judge are read as they are.
         let judged = parse_samples(&v, &format_sample(0.73, &start)).unwrap();
         assert_eq!(judged[0].points, 0.73);
-        let start_text = start.to_text();
-        let out_of_range = [
-            format!("1.5 {start_text}"),
-            format!("-0.1 {start_text}"),
-            format!("NaN {start_text}"),
-            format!("one {start_text}"),
+        let mut bad_lines = vec![
+            ("1".to_string(), 1),
+            ("# x\n1 not-a-position".to_string(), 2),
         ];
-        for (bad, line) in [
-            ("1", 1),
-            ("# x\n1 not-a-position", 2),
-            (out_of_range[0].as_str(), 1),
-            (out_of_range[1].as_str(), 1),
-            (out_of_range[2].as_str(), 1),
-            (out_of_range[3].as_str(), 1),
-        ] {
+        // Points outside 0..=1, or no number at all, before a good position.
+        let start_text = start.to_text();
+        for points in ["1.5", "-0.1", "NaN", "one"] {
+            bad_lines.push((format!("{points} {start_text}"), 1));
+        }
+        for (bad, line) in &bad_lines {
             match parse_samples(&v, bad) {
-                Err(TuneError::Line { line: l, .. }) => assert_eq!(l, line, "{bad}"),
+                Err(TuneError::Line { line: l, .. }) => assert_eq!(l, *line, "{bad}"),
                 other => panic!("{bad}: {other:?}"),
             }
         }
