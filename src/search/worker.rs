@@ -15,7 +15,7 @@ use crate::board::piece::piece_kind;
 use crate::board::seating::{MAX_SEATS, Seat, SeatSet, TurnOrder};
 use crate::board::variant::{StalemateRule, Variant};
 use crate::eval::{EVAL_LIMIT, EvalScratch, Evaluator};
-use crate::rules::movegen::{MoveGen, legal_prefix};
+use crate::rules::movegen::{GenType, MoveGen, legal_prefix};
 use crate::rules::moves::Move;
 use crate::rules::outcome::{EndReason, Outcome};
 use crate::rules::position::Position;
@@ -956,16 +956,25 @@ impl Worker {
             return s;
         }
         let in_check = self.in_check();
+        // Where being without a move is a draw and nothing else (no
+        // stalemate win, no multi-party leaving), a quiet position's
+        // stand-pat needs no move list, and only the captures and
+        // promotions it searches are generated: the cost of not telling
+        // a stalemate in the horizon's last captures is the one every
+        // chess engine pays for a faster quiescence.
+        let rules = &self.pos().variant().rules;
+        let captures_only =
+            !in_check && rules.stalemate == StalemateRule::Draw && rules.party.is_none();
         let mut list = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
-        {
+        if !captures_only {
             let pos = self.pos.as_ref().expect("invariant: position set");
             self.movegen.generate(pos, &mut list);
-        }
-        if list.is_empty() {
-            self.moves[ply] = list;
-            self.scores[ply] = scores;
-            return self.terminal(in_check, ply);
+            if list.is_empty() {
+                self.moves[ply] = list;
+                self.scores[ply] = scores;
+                return self.terminal(in_check, ply);
+            }
         }
         let alpha_orig = alpha;
         let mut best = -INFINITE;
@@ -982,6 +991,11 @@ impl Worker {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
+        }
+        if captures_only {
+            let pos = self.pos.as_ref().expect("invariant: position set");
+            self.movegen
+                .generate_kind(pos, GenType::Captures, &mut list);
         }
         let tt_move = tte.and_then(|e| e.mv);
         {
