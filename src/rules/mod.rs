@@ -2,10 +2,11 @@
 //! decisions of simultaneous turns, the end of a game, and notation.
 //!
 //! Imports run one way inside this layer too: [`moves`] → [`attacks`] →
-//! [`position`] → [`movegen`] → [`outcome`], [`simultaneous`] →
+//! [`position`] → [`exchange`] → [`movegen`] → [`outcome`], [`simultaneous`] →
 //! [`notation`].
 
 pub mod attacks;
+pub mod exchange;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

@@ -5,15 +5,9 @@
 //! A good order is what makes alpha-beta cut: the first move of a node
 //! should be the one that refutes the opponent's last move.
 
-use std::ops::ControlFlow;
-
-use arrayvec::ArrayVec;
-
-use crate::board::geometry::Cell;
-use crate::board::piece::{EMPTY, Piece, piece_kind, piece_seat};
-use crate::board::seating::Seat;
+use crate::board::piece::{EMPTY, piece_kind};
 use crate::eval::Evaluator;
-use crate::rules::attacks;
+use crate::rules::exchange;
 use crate::rules::movegen::MoveGen;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
@@ -37,25 +31,21 @@ pub fn is_capture(pos: &Position, m: &Move) -> bool {
 /// Value of the piece `m` captures (0 if none).
 #[inline]
 pub fn victim_value(pos: &Position, eval: &Evaluator, m: &Move) -> i32 {
-    let cell = match m.kind {
-        MoveKind::EnPassant => m.aux as usize,
-        MoveKind::Castle | MoveKind::Null => return 0,
-        _ => m.to as usize,
-    };
-    match pos.piece_at(cell) {
-        EMPTY => 0,
-        p => eval.value(piece_kind(p)),
-    }
+    exchange::captured_value(pos, eval.values(), m)
 }
 
 /// Whether the capture `m` loses material: a more valuable piece takes
-/// on a defended cell and the exchange on it ([`static_exchange`]) ends
+/// on a defended cell and the exchange on it
+/// ([`MoveGen::static_exchange`]) ends
 /// below zero. A capture by a piece worth at most its victim never loses.
 /// With more than two seats (whose exchanges involve several sides) a
 /// capture on a defended cell by a more valuable piece counts as losing
 /// (`movegen` answers whether the cell is defended).
 pub fn losing_capture(pos: &Position, eval: &Evaluator, movegen: &MoveGen, m: &Move) -> bool {
-    risky_capture(pos, eval, movegen, m) && static_exchange(pos, eval, m).is_none_or(|g| g < 0)
+    risky_capture(pos, eval, movegen, m)
+        && movegen
+            .static_exchange(pos, eval.values(), m)
+            .is_none_or(|g| g < 0)
 }
 
 /// Whether the capture `m` is by a more valuable piece on a defended
@@ -64,105 +54,6 @@ fn risky_capture(pos: &Position, eval: &Evaluator, movegen: &MoveGen, m: &Move) 
     let attacker = eval.value(piece_kind(pos.piece_at(m.from as usize)));
     attacker > victim_value(pos, eval, m)
         && movegen.attacked_by_checkers(pos, m.to as usize, pos.to_move())
-}
-
-/// A king's worth in an exchange: more than any material, so that a king
-/// takes last and only where nothing can take it back.
-const ROYAL_EXCHANGE_VALUE: i32 = 1 << 20;
-
-/// Static exchange evaluation of the capture `m` between two seats: the
-/// material the mover gains when both sides go on capturing on the target
-/// cell with their least valuable attacker that may legally take, each
-/// free to stop (a piece behind another along a ray joins when the one in
-/// front has taken; a piece pinned to its king does not take). `None` with
-/// other than two seats.
-pub fn static_exchange(pos: &Position, eval: &Evaluator, m: &Move) -> Option<i32> {
-    let v = pos.variant();
-    if v.seat_count() != 2 {
-        return None;
-    }
-    let to = m.to as usize;
-    let from = m.from as usize;
-    let moving = pos.piece_at(from);
-    let value = |p: Piece| {
-        let k = piece_kind(p);
-        if v.kinds[k].royal {
-            ROYAL_EXCHANGE_VALUE
-        } else {
-            eval.value(k)
-        }
-    };
-    // Cells whose pieces have taken (empty from then on).
-    let mut gone: ArrayVec<Cell, 32> = ArrayVec::new();
-    gone.push(from);
-    if m.kind == MoveKind::EnPassant {
-        gone.push(m.aux as usize);
-    }
-    let mut gain: ArrayVec<i32, 32> = ArrayVec::new();
-    gain.push(victim_value(pos, eval, m));
-    let mut on_target = value(moving);
-    let mut side = Seat::new(1 - piece_seat(moving).index());
-    while !gone.is_full() {
-        // The side's pieces attacking the target, least valuable first.
-        let mut takers: ArrayVec<(i32, Cell), 64> = ArrayVec::new();
-        let other = Seat::new(1 - side.index());
-        let board = |c: Cell| {
-            if gone.contains(&c) {
-                EMPTY
-            } else {
-                pos.piece_at(c)
-            }
-        };
-        let _ = attacks::for_each_attacker(
-            v,
-            to,
-            &v.checking_pawns[other],
-            |p| piece_seat(p) == side,
-            board,
-            |c| {
-                if takers.try_push((value(pos.piece_at(c)), c)).is_err() {
-                    return ControlFlow::Break(());
-                }
-                ControlFlow::Continue(())
-            },
-        );
-        takers.sort_unstable();
-        // The first that may take: no piece but the king itself may leave
-        // its king attacked (a king's own taking is weighed by the swap
-        // below: it is the last, as nothing must take it back).
-        let king = pos.royal_cell(side);
-        let Some(&(x, c)) = takers.iter().find(|&&(x, c)| {
-            let Some(k) = king.filter(|_| x != ROYAL_EXCHANGE_VALUE) else {
-                return true;
-            };
-            let taker = pos.piece_at(c);
-            !attacks::attacked_by_checkers(v, k, side, |y| {
-                if y == c {
-                    EMPTY
-                } else if y == to {
-                    taker
-                } else {
-                    board(y)
-                }
-            })
-        }) else {
-            break;
-        };
-        let last = *gain
-            .last()
-            .expect("invariant: the first capture's gain is in");
-        gain.push(on_target - last);
-        on_target = x;
-        gone.push(c);
-        side = other;
-    }
-    // Each side stops where going on would lose more.
-    while gain.len() > 1 {
-        let g = gain.pop().expect("invariant: more than one gain");
-        let before = gain.last_mut().expect("invariant: one gain left");
-        *before = -(-*before).max(g);
-    }
-    Some(gain[0])
 }
 
 /// The context of a node whose last move is unknown (the root) or was a
@@ -465,8 +356,10 @@ mod tests {
         let eval = Evaluator::new(&v, EvalConfig::FULL);
         let pos = Position::from_text(&v, fen).unwrap();
         let m = pos.parse_move(mv).unwrap();
-        let see = static_exchange(&pos, &eval, &m);
-        let loses = losing_capture(&pos, &eval, &MoveGen::new(&v), &m);
+        let movegen = MoveGen::new(&v);
+        let see = exchange::static_exchange(&pos, eval.values(), &m);
+        assert_eq!(movegen.static_exchange(&pos, eval.values(), &m), see);
+        let loses = losing_capture(&pos, &eval, &movegen, &m);
         let values = eval.values().to_vec();
         let val = move |c: char| values[v.kind_by_letter(c).unwrap()];
         (see, loses, val)

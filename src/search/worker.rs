@@ -760,7 +760,10 @@ impl Worker {
                 };
                 if suspect
                     && !bare()
-                    && ordering::static_exchange(pos, sh.eval, &m).is_some_and(|g| g < -margin)
+                    && self
+                        .movegen
+                        .static_exchange(pos, sh.eval.values(), &m)
+                        .is_some_and(|g| g < -margin)
                 {
                     continue;
                 }

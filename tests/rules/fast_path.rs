@@ -2,9 +2,11 @@
 //! produce exactly the moves of the generic backend, which is itself checked
 //! against the reference generator and published perft tables; and on
 //! every board the captures and the quiet moves generated apart must make
-//! up the whole list.
+//! up the whole list. The backend's set-wise static exchange must agree
+//! with the definition's (`rules::exchange`) on every move.
 
 use ndchess::board::variant::Variant;
+use ndchess::rules::exchange;
 use ndchess::rules::movegen::{self, GenType, MoveGen};
 use ndchess::rules::moves::Move;
 use ndchess::rules::notation::variant_file;
@@ -60,6 +62,15 @@ fn compare_variant_playouts(
     let mut rng = SmallRng::seed_from_u64(seed);
     let (mut fast, mut scratch) = (Vec::new(), Vec::new());
     let mut compared = 0;
+    // The exchange by two sets of values: one per kind, all different
+    // (the least valuable attacker decides), and one for all (the lower
+    // cell decides between equals).
+    let exchange_values = [
+        (0..v.kinds.len())
+            .map(|k| 100 + 70 * k as i32)
+            .collect::<Vec<_>>(),
+        vec![300; v.kinds.len()],
+    ];
     for _ in 0..games {
         let mut pos = Position::start(v);
         for _ in 0..plies {
@@ -77,6 +88,16 @@ fn compare_variant_playouts(
                 pos.to_text()
             );
             assert_eq!(g.count(&pos, &mut scratch), fast.len());
+            for values in &exchange_values {
+                for m in &fast {
+                    assert_eq!(
+                        g.static_exchange(&pos, values, m),
+                        exchange::static_exchange(&pos, values, m),
+                        "{spec}: the exchange of {m:?} in {}",
+                        pos.to_text()
+                    );
+                }
+            }
             compared += 1;
             if fast.is_empty() {
                 break;

@@ -35,8 +35,10 @@ use arrayvec::ArrayVec;
 
 use crate::board::geometry::{Cell, RayRef};
 use crate::board::piece::NO_CELL;
+use crate::board::piece::piece_seat;
 use crate::board::seating::Seat;
 use crate::board::variant::Variant;
+use crate::rules::exchange::{self, MAX_EXCHANGE_CELLS, MAX_TAKERS, ROYAL_EXCHANGE_VALUE};
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
 
@@ -895,16 +897,32 @@ impl<W: Word> Tables<W> {
     #[inline]
     pub fn attacked_by_checkers(&self, pos: &Position, cell: Cell, king_owner: Seat) -> bool {
         let v = &**pos.variant();
-        let seats = v.seat_count();
         let sets = pos.set_words();
-        let occ = W::load(sets, seats + self.kinds);
+        let occ = W::load(sets, v.seat_count() + self.kinds);
+        self.attacked_among(v, sets, cell, king_owner, !W::ZERO, occ)
+    }
+
+    /// [`Tables::attacked_by_checkers`] on a board changed from the
+    /// position's sets `sets`: only the pieces on the cells of `present`
+    /// count, and `occ` is the occupancy the sliders see.
+    #[inline(always)]
+    fn attacked_among(
+        &self,
+        v: &Variant,
+        sets: &[u64],
+        cell: Cell,
+        king_owner: Seat,
+        present: W,
+        occ: W,
+    ) -> bool {
+        let seats = v.seat_count();
         let kind = |k: usize| W::load(sets, seats + k);
         let checking_seats = self.seat_relations[king_owner.index()].1;
         let set = |i: usize| W::load(sets, i);
-        let checking = union_of(set, 0, checking_seats);
+        let checking = union_of(set, 0, checking_seats) & present;
         let of_kinds = |mask: u16| union_of(set, seats, mask as u64) & checking;
         for &(q, k, _) in &v.checking_pawns[king_owner] {
-            let pawns = W::load(sets, q.index()) & kind(k);
+            let pawns = W::load(sets, q.index()) & kind(k) & present;
             if !(at::<W>(&self.pawn_attackers[q.index() * self.kinds + k], cell) & pawns).is_empty()
             {
                 return true;
@@ -924,6 +942,111 @@ impl<W: Word> Tables<W> {
             }
         }
         false
+    }
+
+    /// The cells of `side`'s pieces that attack `cell` in a game of two
+    /// seats, on a board changed from the position's sets `sets` as in
+    /// [`Tables::attacked_among`]: the pawns whose attacks check the other
+    /// seat (as [`crate::rules::attacks::for_each_attacker`] takes them),
+    /// then `side`'s leapers and sliders.
+    #[inline(always)]
+    fn attackers_among(
+        &self,
+        v: &Variant,
+        sets: &[u64],
+        cell: Cell,
+        side: Seat,
+        present: W,
+        occ: W,
+    ) -> W {
+        let seats = v.seat_count();
+        let set = |i: usize| W::load(sets, i);
+        let mine = set(side.index()) & present;
+        let of_kinds = |mask: u16| union_of(set, seats, mask as u64) & mine;
+        let mut found = W::ZERO;
+        for &(q, k, _) in &v.checking_pawns[Seat::new(1 - side.index())] {
+            found |= at::<W>(&self.pawn_attackers[q.index() * self.kinds + k], cell)
+                & set(q.index())
+                & set(seats + k)
+                & present;
+        }
+        for (li, &mask) in v.kinds_by_leap.iter().enumerate() {
+            if mask != 0 {
+                found |= at::<W>(&self.leap_sources[li], cell) & of_kinds(mask);
+            }
+        }
+        for (gi, &(mask, _)) in self.ray_groups.iter().enumerate() {
+            let attackers = of_kinds(mask);
+            if !attackers.is_empty() {
+                found |= self.slide(&self.ray_group_magics[gi], cell, occ) & attackers;
+            }
+        }
+        found
+    }
+
+    /// [`exchange::static_exchange`] set-wise: the same exchange, with
+    /// each step's attackers and each taker's pin found by bit operations
+    /// on the position's sets instead of by walking the board (the search
+    /// asks it for most captures it orders and for moves it may prune).
+    pub fn static_exchange(&self, pos: &Position, values: &[i32], m: &Move) -> Option<i32> {
+        let v = &**pos.variant();
+        if v.seat_count() != 2 {
+            return None;
+        }
+        let sets = pos.set_words();
+        let all = W::load(sets, v.seat_count() + self.kinds);
+        let to = m.to as usize;
+        let moving = pos.piece_at(m.from as usize);
+        // Cells whose pieces have taken (empty from then on).
+        let mut gone = W::bit(m.from as usize);
+        if m.kind == MoveKind::EnPassant {
+            gone |= W::bit(m.aux as usize);
+        }
+        let mut swaps = exchange::Swaps::new(pos, values, m);
+        let mut side = Seat::new(1 - piece_seat(moving).index());
+        while (gone.count() as usize) < MAX_EXCHANGE_CELLS {
+            let other = Seat::new(1 - side.index());
+            let present = !gone;
+            let found = self.attackers_among(v, sets, to, side, present, all & present);
+            if found.count() as usize > MAX_TAKERS / 2 {
+                // Beyond what the definition's list is sure to hold
+                // (its attack walk may name a piece twice): the
+                // definition itself.
+                return exchange::static_exchange(pos, values, m);
+            }
+            // The side's pieces attacking the target, least valuable
+            // first (ties: the lower cell), as the definition lists them.
+            let mut takers: ArrayVec<(i32, Cell), MAX_TAKERS> = ArrayVec::new();
+            let mut rest = found;
+            while !rest.is_empty() {
+                let c = rest.first();
+                takers.push((exchange::exchange_value(pos, values, pos.piece_at(c)), c));
+                rest = rest.without_first();
+            }
+            takers.sort_unstable();
+            let king = pos.royal_cell(side);
+            let Some(&(x, c)) = takers.iter().find(|&&(x, c)| {
+                let Some(k) = king.filter(|_| x != ROYAL_EXCHANGE_VALUE) else {
+                    return true;
+                };
+                // The taker has left `c` for the target.
+                let left = present & !W::bit(c);
+                !self.attacked_among(
+                    v,
+                    sets,
+                    k,
+                    side,
+                    left & !W::bit(to),
+                    all & left | W::bit(to),
+                )
+            }) else {
+                break;
+            };
+            swaps.take(x);
+            gone |= W::bit(c);
+            side = other;
+        }
+        Some(swaps.settle())
     }
 
     /// The slides of table `m` from `cell` under `occ`.

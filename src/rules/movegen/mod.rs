@@ -26,9 +26,9 @@ use rayon::prelude::*;
 use crate::board::geometry::Cell;
 use crate::board::seating::{Seat, SeatSet, Turn};
 use crate::board::variant::Variant;
-use crate::rules::attacks;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
+use crate::rules::{attacks, exchange};
 
 pub use generic::Scratch;
 use word::Word;
@@ -220,6 +220,20 @@ impl MoveGen {
             None => {
                 attacks::attacked_by_checkers(pos.variant(), cell, king_owner, |c| pos.piece_at(c))
             }
+        }
+    }
+
+    /// The static exchange of the move `m` by the material values
+    /// `values` ([`exchange::static_exchange`]: `None` with other than two
+    /// seats): set-wise on the bitboard backend's boards, else the
+    /// definition itself (the answers are the same, tested in
+    /// `tests/rules/fast_path.rs`).
+    #[inline]
+    pub fn static_exchange(&self, pos: &Position, values: &[i32], m: &Move) -> Option<i32> {
+        match &self.fast {
+            Some(FastTables::One(t)) => t.static_exchange(pos, values, m),
+            Some(FastTables::Two(t)) => t.static_exchange(pos, values, m),
+            None => exchange::static_exchange(pos, values, m),
         }
     }
 

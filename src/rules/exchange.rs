@@ -1,0 +1,181 @@
+//! Static exchange evaluation: the material a capture (or a move onto a
+//! cell the enemy attacks) wins or loses when both sides go on taking on
+//! that cell, each with its least valuable piece that may legally take and
+//! each free to stop. The search orders captures and prunes moves by it.
+//!
+//! This is the definition, read off the board cell by cell through the
+//! attack routine; the generator's bitboard backend answers the same
+//! question set-wise ([`super::movegen::MoveGen::static_exchange`]), and
+//! `tests/rules/fast_path.rs` checks that both agree on every move of
+//! random games.
+
+use std::ops::ControlFlow;
+
+use arrayvec::ArrayVec;
+
+use crate::board::geometry::Cell;
+use crate::board::piece::{EMPTY, Piece, piece_kind, piece_seat};
+use crate::board::seating::Seat;
+use crate::rules::attacks;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::Position;
+
+/// A king's worth in an exchange: more than any material, so that a king
+/// takes last and only where nothing can take it back.
+pub const ROYAL_EXCHANGE_VALUE: i32 = 1 << 20;
+
+/// The most cells an exchange empties (the moving piece's and the ones
+/// of the pieces that took after it): the exchange stops there.
+pub const MAX_EXCHANGE_CELLS: usize = 32;
+
+/// The most attackers of one side an exchange step weighs.
+pub const MAX_TAKERS: usize = 64;
+
+/// Value of the piece `m` captures, by the material values `values` (one
+/// per kind; 0 if `m` captures nothing).
+#[inline]
+pub fn captured_value(pos: &Position, values: &[i32], m: &Move) -> i32 {
+    let cell = match m.kind {
+        MoveKind::EnPassant => m.aux as usize,
+        MoveKind::Castle | MoveKind::Null => return 0,
+        _ => m.to as usize,
+    };
+    match pos.piece_at(cell) {
+        EMPTY => 0,
+        p => values[piece_kind(p)],
+    }
+}
+
+/// A piece's worth in an exchange: its material value, or
+/// [`ROYAL_EXCHANGE_VALUE`] for a royal piece.
+#[inline]
+pub fn exchange_value(pos: &Position, values: &[i32], p: Piece) -> i32 {
+    let k = piece_kind(p);
+    if pos.variant().kinds[k].royal {
+        ROYAL_EXCHANGE_VALUE
+    } else {
+        values[k]
+    }
+}
+
+/// The captures of an exchange so far: each one's gain (the first
+/// capture's victim, then each taker's worth minus the gain before it)
+/// and the worth of the piece on the target now.
+pub struct Swaps {
+    gain: ArrayVec<i32, MAX_EXCHANGE_CELLS>,
+    on_target: i32,
+}
+
+impl Swaps {
+    /// The exchange after the move `m` itself, by the values `values`.
+    pub fn new(pos: &Position, values: &[i32], m: &Move) -> Swaps {
+        let mut gain = ArrayVec::new();
+        gain.push(captured_value(pos, values, m));
+        Swaps {
+            gain,
+            on_target: exchange_value(pos, values, pos.piece_at(m.from as usize)),
+        }
+    }
+
+    /// One more capture on the target, by a piece worth `taker` (at most
+    /// [`MAX_EXCHANGE_CELLS`] captures in all, which the callers' cell
+    /// budget guarantees).
+    #[inline]
+    pub fn take(&mut self, taker: i32) {
+        let last = *self
+            .gain
+            .last()
+            .expect("invariant: the first capture's gain is in");
+        self.gain.push(self.on_target - last);
+        self.on_target = taker;
+    }
+
+    /// The exchange's gain: each side stops where going on would lose
+    /// more.
+    pub fn settle(mut self) -> i32 {
+        let gain = &mut self.gain;
+        while gain.len() > 1 {
+            let g = gain.pop().expect("invariant: more than one gain");
+            let before = gain.last_mut().expect("invariant: one gain left");
+            *before = -(-*before).max(g);
+        }
+        gain[0]
+    }
+}
+
+/// Static exchange evaluation of the move `m` between two seats, by the
+/// material values `values`: the material the mover gains when both sides
+/// go on capturing on the target cell with their least valuable attacker
+/// (ties: the lower cell first) that may legally take, each free to stop
+/// (a piece behind another along a ray joins when the one in front has
+/// taken; a piece pinned to its king does not take). `None` with other
+/// than two seats.
+pub fn static_exchange(pos: &Position, values: &[i32], m: &Move) -> Option<i32> {
+    let v = pos.variant();
+    if v.seat_count() != 2 {
+        return None;
+    }
+    let to = m.to as usize;
+    let from = m.from as usize;
+    let moving = pos.piece_at(from);
+    // Cells whose pieces have taken (empty from then on).
+    let mut gone: ArrayVec<Cell, MAX_EXCHANGE_CELLS> = ArrayVec::new();
+    gone.push(from);
+    if m.kind == MoveKind::EnPassant {
+        gone.push(m.aux as usize);
+    }
+    let mut swaps = Swaps::new(pos, values, m);
+    let mut side = Seat::new(1 - piece_seat(moving).index());
+    while !gone.is_full() {
+        // The side's pieces attacking the target, least valuable first.
+        let mut takers: ArrayVec<(i32, Cell), MAX_TAKERS> = ArrayVec::new();
+        let other = Seat::new(1 - side.index());
+        let board = |c: Cell| {
+            if gone.contains(&c) {
+                EMPTY
+            } else {
+                pos.piece_at(c)
+            }
+        };
+        let _ = attacks::for_each_attacker(
+            v,
+            to,
+            &v.checking_pawns[other],
+            |p| piece_seat(p) == side,
+            board,
+            |c| {
+                let x = exchange_value(pos, values, pos.piece_at(c));
+                if takers.try_push((x, c)).is_err() {
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        takers.sort_unstable();
+        // The first that may take: no piece but the king itself may leave
+        // its king attacked (a king's own taking is weighed by the swap
+        // below: it is the last, as nothing must take it back).
+        let king = pos.royal_cell(side);
+        let Some(&(x, c)) = takers.iter().find(|&&(x, c)| {
+            let Some(k) = king.filter(|_| x != ROYAL_EXCHANGE_VALUE) else {
+                return true;
+            };
+            let taker = pos.piece_at(c);
+            !attacks::attacked_by_checkers(v, k, side, |y| {
+                if y == c {
+                    EMPTY
+                } else if y == to {
+                    taker
+                } else {
+                    board(y)
+                }
+            })
+        }) else {
+            break;
+        };
+        swaps.take(x);
+        gone.push(c);
+        side = other;
+    }
+    Some(swaps.settle())
+}
