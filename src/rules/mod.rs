@@ -2,8 +2,8 @@
 //! decisions of simultaneous turns, the end of a game, and notation.
 //!
 //! Imports run one way inside this layer too: [`moves`] → [`attacks`] →
-//! [`position`] → [`exchange`] → [`movegen`] → [`outcome`], [`simultaneous`] →
-//! [`notation`].
+//! [`position`] → [`exchange`] → [`movegen`] → [`outcome`],
+//! [`simultaneous`] → [`notation`].
 
 pub mod attacks;
 pub mod exchange;

@@ -35,9 +35,9 @@ pub fn victim_value(pos: &Position, eval: &Evaluator, m: &Move) -> i32 {
 }
 
 /// Whether the capture `m` loses material: a more valuable piece takes
-/// on a defended cell and the exchange on it
-/// ([`MoveGen::static_exchange`]) ends
-/// below zero. A capture by a piece worth at most its victim never loses.
+/// on a defended cell and the exchange on it ([`MoveGen::static_exchange`])
+/// ends below zero. A capture by a piece worth at most its victim never
+/// loses.
 /// With more than two seats (whose exchanges involve several sides) a
 /// capture on a defended cell by a more valuable piece counts as losing
 /// (`movegen` answers whether the cell is defended).

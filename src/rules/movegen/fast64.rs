@@ -34,8 +34,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use arrayvec::ArrayVec;
 
 use crate::board::geometry::{Cell, RayRef};
-use crate::board::piece::NO_CELL;
-use crate::board::piece::piece_seat;
+use crate::board::piece::{NO_CELL, piece_seat};
 use crate::board::seating::Seat;
 use crate::board::variant::Variant;
 use crate::rules::exchange::{self, MAX_EXCHANGE_CELLS, MAX_TAKERS, ROYAL_EXCHANGE_VALUE};
