@@ -98,10 +98,19 @@ def main():
     ap.add_argument("--engine", default="/usr/games/stockfish")
     ap.add_argument("--depth", type=int, default=8)
     ap.add_argument("--every", type=int, default=1, help="keep every N-th position")
+    ap.add_argument(
+        "--first",
+        type=int,
+        default=1,
+        help="the first position kept (1 = the file's first; with --every 2, 2 keeps the other half)",
+    )
     ap.add_argument("--chess960", action="store_true")
     args = ap.parse_args()
-    if not 1 <= args.depth <= 40 or args.every < 1:
-        print("error: --depth must be from 1 to 40 and --every at least 1", file=sys.stderr)
+    if not 1 <= args.depth <= 40 or args.every < 1 or not 1 <= args.first <= args.every:
+        print(
+            "error: --depth must be from 1 to 40, --every at least 1 and --first from 1 to --every",
+            file=sys.stderr,
+        )
         return 2
     try:
         lines = open(args.data, encoding="utf-8").read().splitlines()
@@ -125,7 +134,7 @@ def main():
             print(f"error: line {n}: not '<points> <FEN>'", file=sys.stderr)
             return 1
         seen += 1
-        if (seen - 1) % args.every:
+        if (seen - args.first) % args.every:
             continue
         try:
             kind, value = engine.score(fen, args.depth)

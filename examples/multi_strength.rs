@@ -108,7 +108,7 @@ fn game(
         hash_mb: 16,
         ..EngineOptions::default()
     };
-    let mut pa = EnginePlayer::new(pair.0.name(), options, limits.clone());
+    let mut pa = EnginePlayer::new(pair.0.name(), options.clone(), limits.clone());
     pa.engine().set_multi_algorithm(pair.0);
     let mut pb = EnginePlayer::new(pair.1.name(), options, limits);
     pb.engine().set_multi_algorithm(pair.1);

@@ -114,7 +114,8 @@ fn game(
         hash_mb: 32,
         ..EngineOptions::default()
     };
-    let mut sim = EnginePlayer::new("simultaneous", options, limits.clone()).with_seed(seed);
+    let mut sim =
+        EnginePlayer::new("simultaneous", options.clone(), limits.clone()).with_seed(seed);
     let mut seq = EnginePlayer::new("sequential", options, limits)
         .with_seed(seed ^ 0x5eed)
         .with_strategy(baseline);

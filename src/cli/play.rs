@@ -235,7 +235,7 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
     };
     let mut players = vec![make_player(
         "ndchess".into(),
-        options,
+        options.clone(),
         limits.clone(),
         default_search,
     )];
@@ -247,7 +247,7 @@ pub fn play(args: &PlayArgs) -> Result<GameEnd, CommandError> {
             format!("ndchess {} ({search})", v.seating.name(s.seat)),
             EngineOptions {
                 threads: s.threads.unwrap_or(options.threads).max(1),
-                ..options
+                ..options.clone()
             },
             s.limits.clone().unwrap_or_else(|| limits.clone()),
             search,

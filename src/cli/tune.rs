@@ -58,6 +58,22 @@ pub struct FitArgs {
     /// Most passes of the coordinate descent.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     passes: u64,
+    /// Fit the linear part instead (the phase scales, the tempo and the
+    /// tables: placement, passed pawns, mobility by count, pairs) by
+    /// gradient descent; the other weights stay as they start.
+    #[arg(long)]
+    linear: bool,
+    /// Iterations of the linear fit.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    iterations: u64,
+    /// Step of the linear fit's table entries, centipawns per iteration
+    /// (Adam's rate).
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// Pull of each table entry towards 0 (and each phase scale towards
+    /// its start) in the linear fit.
+    #[arg(long, default_value_t = 1e-7)]
+    ridge: f64,
     /// Output file for the tuned weights (standard output if absent).
     #[arg(long)]
     out: Option<std::path::PathBuf>,
@@ -100,6 +116,64 @@ fn data(a: &DataArgs) -> Result<(), CommandError> {
     write_out(a.out.as_deref(), &text)
 }
 
+fn fit_linear(
+    a: &FitArgs,
+    v: &std::sync::Arc<ndchess::board::variant::Variant>,
+    samples: &[tune::Sample],
+    start: EvalWeights,
+) -> Result<(), CommandError> {
+    if !(a.rate.is_finite() && a.rate > 0.0 && a.rate <= 100.0) {
+        return Err(CommandError::Other(format!(
+            "--rate {} is not a number above 0 and at most 100",
+            a.rate
+        )));
+    }
+    if !(a.ridge.is_finite() && (0.0..=1.0).contains(&a.ridge)) {
+        return Err(CommandError::Other(format!(
+            "--ridge {} is not a number from 0 to 1",
+            a.ridge
+        )));
+    }
+    let opts = tune::LinearOptions {
+        iterations: a.iterations as usize,
+        rate: a.rate,
+        ridge: a.ridge,
+    };
+    let report = tune::tune_linear(v, samples, start, &opts, &mut |r| {
+        eprintln!(
+            "tune fit: iteration {} loss {:.6} held out {:.6}",
+            r.iteration, r.loss, r.held_out
+        );
+    })
+    .map_err(|e| CommandError::Other(e.to_string()))?;
+    eprintln!(
+        "tune fit: K {:.4}, loss {:.6} -> {:.6} after {} iterations (held out {:.6} -> {:.6}; {} fitted, {} held out)",
+        report.scale,
+        report.start_loss,
+        report.end_loss,
+        report.iterations,
+        report.start_held_out,
+        report.end_held_out,
+        report.fitted,
+        report.held
+    );
+    let text = format!(
+        "# ndchess tune fit --linear --variant {} ({} positions, {} iterations, rate {}, ridge {}): K {:.4}, loss {:.6} -> {:.6}, held out {:.6} -> {:.6}\n{}",
+        v.spec,
+        samples.len(),
+        report.iterations,
+        a.rate,
+        a.ridge,
+        report.scale,
+        report.start_loss,
+        report.end_loss,
+        report.start_held_out,
+        report.end_held_out,
+        report.weights
+    );
+    write_out(a.out.as_deref(), &text)
+}
+
 fn fit(a: &FitArgs) -> Result<(), CommandError> {
     let (v, _) = a.variant.load()?;
     let read = |p: &std::path::Path| {
@@ -112,6 +186,9 @@ fn fit(a: &FitArgs) -> Result<(), CommandError> {
         None => EvalWeights::for_variant(&v),
     };
     eprintln!("tune fit: {} positions of {}", samples.len(), v.spec);
+    if a.linear {
+        return fit_linear(a, &v, &samples, start);
+    }
     let report = tune::tune(&v, &samples, start, a.passes as usize, &mut |p| {
         eprintln!(
             "tune fit: pass {} step {:.3} loss {:.6} ({} weights moved)",

@@ -31,7 +31,14 @@
 //!   pushes make them on any board) loses a fraction of its value;
 //! - open lines: a piece sliding along a pawn line (the rook's file) with
 //!   no own pawn on it earns a bonus, twice that with no pawn at all;
-//! - tempo: a small bonus for the side to move.
+//! - tempo: a small bonus for the side to move;
+//! - tables ([`tables`]): piece-square, passed-pawn, mobility-by-count and
+//!   pair values per kind where the weights have them (chess's fitted
+//!   weights do), each with an opening and an endgame value.
+//!
+//! Every term but the tempo and the tables has two phase scales (opening,
+//! endgame; 1 and 1 by default): between them the term's scale follows
+//! the share of the start's piece material on the board.
 //!
 //! Scores are centipawn-like integers from the point of view of the player to
 //! move; with more than two players every enemy's score is subtracted
@@ -50,12 +57,14 @@ use crate::theory::mobility;
 mod one_word;
 mod open_lines;
 mod pawn_structure;
+pub mod tables;
 pub mod tune;
 pub mod weights;
 
 use one_word::OneWordAttacks;
 use open_lines::OpenLines;
 use pawn_structure::PawnFiles;
+use tables::{Entries, NoSink, PHASE_FULL, Sink, TableTerms, tapered};
 
 pub use weights::EvalWeights;
 
@@ -310,6 +319,13 @@ pub struct Evaluator {
     /// The least positive kind value (100 if none): the material lead
     /// from which a king hunts the bare enemy king is twice this.
     least_value: i32,
+    /// The tables of the weights that apply to this variant, if any.
+    tables: Option<TableTerms>,
+    /// The phase scales of the terms (in the order of
+    /// [`weights::TERMS`], opening then endgame), in 1/65536.
+    scales: [i64; 2 * weights::TERMS.len()],
+    /// Whether any phase scale is not 1.
+    scaled: bool,
 }
 
 /// Reusable buffers of the evaluation (one per search thread).
@@ -351,8 +367,13 @@ pub struct Breakdown {
     /// Open lines per player: its pieces on half-open and open pawn
     /// lines.
     pub open_lines: Vec<i32>,
+    /// Tables per player (placement, passed pawns, mobility by count,
+    /// pairs), tapered by the phase.
+    pub tables: Vec<i32>,
+    /// The phase: 256 with every start piece on the board, 0 with none.
+    pub phase: i32,
     /// The total from the point of view of the player to move (tempo
-    /// included).
+    /// included, every term scaled by its phase scales).
     pub total: i32,
 }
 
@@ -365,6 +386,23 @@ impl Evaluator {
 
     /// Measures the variant's pieces and builds the tables with `w`.
     pub fn with_weights(v: &Arc<Variant>, config: EvalConfig, w: &EvalWeights) -> Evaluator {
+        Self::build(v, config, w, TableTerms::of(v, w))
+    }
+
+    /// The evaluator of [`Evaluator::with_weights`] with every table
+    /// present (entries 0 where `w` has none), so that
+    /// [`Evaluator::features`] reports every entry a position uses: the
+    /// tuner's evaluator. It evaluates as `with_weights` does.
+    pub fn for_tuning(v: &Arc<Variant>, w: &EvalWeights) -> Evaluator {
+        Self::build(v, EvalConfig::FULL, w, TableTerms::for_tuning(v, w))
+    }
+
+    fn build(
+        v: &Arc<Variant>,
+        config: EvalConfig,
+        w: &EvalWeights,
+        tables: Option<TableTerms>,
+    ) -> Evaluator {
         let cells = v.geometry.cell_count();
         let rho = DENSITY_FACTOR * v.start.len() as f64 / cells as f64;
         let mut values = Vec::with_capacity(v.kinds.len());
@@ -383,7 +421,10 @@ impl Evaluator {
         }
         let mobility_cp16 = (w.mobility_fraction * w.piece_cp_per_move * 16.0).round() as i32;
         let progress = Self::progress_tables(v, &values, w.progress_fraction);
-        let (passed_bonus, passed_masks) = if w.passed_fraction > 0.0 {
+        let passed_table = tables
+            .as_ref()
+            .is_some_and(|t| !t.passed.is_empty() || !t.race.is_empty());
+        let (passed_bonus, passed_masks) = if w.passed_fraction > 0.0 || passed_table {
             (
                 Self::progress_tables(v, &values, w.passed_fraction),
                 Self::passed_tables(v),
@@ -474,7 +515,7 @@ impl Evaluator {
             start_piece_material,
             king_diagonal_dims,
             max_king_distance: 1,
-            weights: *w,
+            weights: w.clone(),
             king_danger_cp: w.king_danger_cp.round() as i32,
             king_danger_square16: (w.king_danger_square_cp * 16.0).round() as i64,
             king_escape_cp: w.king_escape_cp.round() as i32,
@@ -489,6 +530,9 @@ impl Evaluator {
                         || (0..cells).any(|c| !v.slide_rays[k].get(c).is_empty())
                 })
                 .collect(),
+            tables,
+            scales: w.phase_scales.map(|x| (x * 65536.0).round() as i64),
+            scaled: w.phase_scales.iter().any(|&x| x != 1.0),
         };
         e.least_value = e
             .values
@@ -719,7 +763,7 @@ impl Evaluator {
 
     /// Evaluates `pos` from the point of view of the player to move.
     pub fn evaluate(&self, pos: &Position, s: &mut EvalScratch) -> i32 {
-        self.run(pos, s, pos.to_move(), None)
+        self.run(pos, s, pos.to_move(), None, &mut NoSink)
     }
 
     /// Evaluates `pos` in the paranoid view of a search rooted at player
@@ -727,13 +771,13 @@ impl Evaluator {
     /// from the point of view of the side to move. With two players this
     /// is [`Evaluator::evaluate`].
     pub fn evaluate_paranoid(&self, pos: &Position, s: &mut EvalScratch, root: Seat) -> i32 {
-        self.run(pos, s, root, None)
+        self.run(pos, s, root, None, &mut NoSink)
     }
 
     /// Evaluates `pos` from `seat`'s point of view, whoever decides now
     /// (the simultaneous search scores every position for the first seat).
     pub fn evaluate_for(&self, pos: &Position, s: &mut EvalScratch, seat: Seat) -> i32 {
-        let e = self.run(pos, s, seat, None);
+        let e = self.run(pos, s, seat, None, &mut NoSink);
         let v = &*self.variant;
         let mover = pos.to_move();
         if mover == seat || v.seating.same_side(mover, seat) {
@@ -747,28 +791,52 @@ impl Evaluator {
     pub fn breakdown(&self, pos: &Position) -> Breakdown {
         let mut b = Breakdown::default();
         let mut s = EvalScratch::default();
-        b.total = self.run(pos, &mut s, pos.to_move(), Some(&mut b));
+        b.total = self.run(pos, &mut s, pos.to_move(), Some(&mut b), &mut NoSink);
         b
+    }
+
+    /// The evaluation's linear features of `pos` (the tuner's view): the
+    /// terms per seat before their phase scales and the phase (in the
+    /// breakdown), and every table entry a seat's pieces use, as `(seat,
+    /// index in the` [`tables::Layout`]`)` (entries of tables the weights
+    /// lack are reported only by an evaluator made with
+    /// [`Evaluator::for_tuning`]).
+    pub fn features(
+        &self,
+        pos: &Position,
+        s: &mut EvalScratch,
+    ) -> (Breakdown, Vec<(usize, usize)>) {
+        let mut b = Breakdown::default();
+        let mut entries = Entries::default();
+        b.total = self.run(pos, s, pos.to_move(), Some(&mut b), &mut entries);
+        (b, entries.0)
+    }
+
+    /// The layout of the tuner's parameters, where this evaluator has
+    /// tables.
+    pub fn layout(&self) -> Option<&tables::Layout> {
+        self.tables.as_ref().map(|t| &t.layout)
     }
 
     /// The value of every seat's own army (material, mobility, pawn
     /// progress, king safety; no tempo), indexed by seat: the multi-player
     /// searches weigh these against each other from each seat's view.
     pub fn seat_values(&self, pos: &Position, s: &mut EvalScratch) -> [i32; MAX_SEATS] {
-        self.seat_terms(pos, s, None)
+        self.seat_terms(pos, s, None, &mut NoSink)
     }
 
     /// The total from the point of view of the seat to move, the seats on
     /// `root`'s side counting for it and the others against it.
-    fn run(
+    fn run<S: Sink>(
         &self,
         pos: &Position,
         s: &mut EvalScratch,
         root: Seat,
         out: Option<&mut Breakdown>,
+        sink: &mut S,
     ) -> i32 {
         let v = &*self.variant;
-        let terms = self.seat_terms(pos, s, out);
+        let terms = self.seat_terms(pos, s, out, sink);
         let side = |p: Seat| p == root || v.seating.same_side(p, root);
         let mover = side(pos.to_move());
         let mut total = 0i32;
@@ -788,11 +856,12 @@ impl Evaluator {
 
     /// The terms of every seat into per-seat arrays (and `out`, when
     /// asked), summed per seat.
-    fn seat_terms(
+    fn seat_terms<S: Sink>(
         &self,
         pos: &Position,
         s: &mut EvalScratch,
         out: Option<&mut Breakdown>,
+        sink: &mut S,
     ) -> [i32; MAX_SEATS] {
         let v = &*self.variant;
         let cells = v.geometry.cell_count();
@@ -818,6 +887,9 @@ impl Evaluator {
         let mut threats = [0i32; MAX_SEATS];
         // Per seat: its doubled and isolated pawns' cost.
         let mut structure = [0i32; MAX_SEATS];
+        // Per seat: the sums of its table entries (opening, endgame).
+        let mut tab = [[0i32; 2]; MAX_SEATS];
+        let tables = self.tables.as_ref();
         // Pass 1: material, pawns and the cells each seat's pawns attack
         // (`pawn_mask[cell]`: bit per seat).
         let one_word = self.one_word.as_ref().filter(|_| need_attacks);
@@ -868,6 +940,9 @@ impl Evaluator {
                     }
                     let n = of_kind.count_ones();
                     material[p] += self.values[kind] * n as i32;
+                    if let Some(t) = tables {
+                        Self::place(t, p, kind, n, of_kind, &mut tab[p], sink);
+                    }
                     if k.pawn.is_none() {
                         if !k.royal {
                             pieces[p] += self.values[kind] * n as i32;
@@ -896,6 +971,9 @@ impl Evaluator {
                             progress[p] += table[c];
                             if passed_on && passed(p, kind, c, &s.enemy_pawns) {
                                 progress[p] += bonus[c];
+                                if let Some(t) = tables {
+                                    self.passed_entry(t, pos, p, kind, c, &mut tab[p], sink);
+                                }
                             }
                             of_kind &= of_kind - 1;
                         }
@@ -908,6 +986,17 @@ impl Evaluator {
             let own = pos.seat_bits(seat);
             for (kind, k) in v.kinds.iter().enumerate() {
                 let of_kind = pos.kind_bits(kind);
+                if let Some(t) = tables {
+                    let n = count_both(own, of_kind);
+                    if t.any_pair && n >= 2 {
+                        Self::pair_entry(t, p, kind, &mut tab[p], sink);
+                    }
+                    if !t.placement.is_empty() {
+                        for_each_of_both(own, of_kind, |c| {
+                            Self::placement_entry(t, p, kind, c, &mut tab[p], sink);
+                        });
+                    }
+                }
                 if k.pawn.is_none() {
                     let n = count_both(own, of_kind) as i32;
                     material[p] += self.values[kind] * n;
@@ -929,12 +1018,16 @@ impl Evaluator {
                 let att = &mut s.attacks[..];
                 let pawn_mask = &mut s.pawn_mask;
                 let enemy = &s.enemy_pawns;
+                let tab_p = &mut tab[p];
                 for_each_of_both(own, of_kind, |c| {
                     n += 1;
                     if cfg.pawn_progress {
                         progress[p] += table[c];
                         if passed_on && passed(p, kind, c, enemy) {
                             progress[p] += bonus[c];
+                            if let Some(t) = tables {
+                                self.passed_entry(t, pos, p, kind, c, tab_p, sink);
+                            }
                         }
                     }
                     if !generic_attacks {
@@ -978,13 +1071,34 @@ impl Evaluator {
                 0
             };
             let mut reach = [(0u64, 0u64); MAX_SEATS];
-            let counted = ow.count(pos, zones, &mut s.attacks, &mut reach, |kind, count| {
+            let mobility_tables = tables.filter(|_| cfg.mobility);
+            let counted = ow.count(pos, zones, &mut s.attacks, &mut reach, |p, kind, count| {
+                if let Some(t) = mobility_tables {
+                    Self::mobility_entry(t, p, kind, count, &mut tab[p], sink);
+                }
                 (count * 16 - self.expected16[kind]) * self.mobility_cp16 / 256
             });
             if cfg.mobility {
                 mob = counted;
                 if self.threat1024 > 0 {
                     self.one_word_threats(pos, &reach, &mut threats);
+                }
+            }
+            if let Some(t) = tables.filter(|t| !t.supported.is_empty()) {
+                let sets = pos.one_word_sets(0, seats + v.kinds.len() + 1);
+                for seat in v.seating.seats() {
+                    let p = seat.index();
+                    for (kind, k) in v.kinds.iter().enumerate() {
+                        if k.royal {
+                            continue;
+                        }
+                        let mut set = sets[p] & sets[seats + kind] & reach[p].0;
+                        while set != 0 {
+                            let c = set.trailing_zeros() as usize;
+                            set &= set - 1;
+                            Self::supported_entry(t, p, kind, c, &mut tab[p], sink);
+                        }
+                    }
                 }
             }
         } else if need_attacks {
@@ -1035,8 +1149,27 @@ impl Evaluator {
                         if counted_for_mobility {
                             mob[p] +=
                                 (count * 16 - self.expected16[kind]) * self.mobility_cp16 / 256;
+                            if let Some(t) = tables {
+                                Self::mobility_entry(t, p, kind, count, &mut tab[p], sink);
+                            }
                         }
                     });
+                }
+            }
+            if let Some(t) = tables.filter(|t| !t.supported.is_empty()) {
+                for seat in v.seating.seats() {
+                    let p = seat.index();
+                    let own = pos.seat_bits(seat);
+                    for (kind, k) in v.kinds.iter().enumerate() {
+                        if k.royal {
+                            continue;
+                        }
+                        for_each_of_both(own, pos.kind_bits(kind), |c| {
+                            if s.pawn_mask[c] >> p & 1 != 0 {
+                                Self::supported_entry(t, p, kind, c, &mut tab[p], sink);
+                            }
+                        });
+                    }
                 }
             }
             // Threats, once every seat's attacks are counted.
@@ -1087,18 +1220,38 @@ impl Evaluator {
                 &pieces[..seats],
                 &pawns[..seats],
                 &mut king,
+                &mut tab,
+                sink,
             );
         }
+        let phase = self.phase(&pieces[..seats]);
         let mut terms = [0i32; MAX_SEATS];
+        let mut tabled = [0i32; MAX_SEATS];
         for (p, t) in terms.iter_mut().enumerate().take(seats) {
-            *t = material[p]
-                + placed[p]
-                + mob[p]
-                + progress[p]
-                + king[p]
-                + threats[p]
-                + structure[p]
-                + lines[p];
+            let raw = [
+                material[p],
+                placed[p] + mob[p],
+                progress[p],
+                king[p],
+                threats[p],
+                structure[p],
+                lines[p],
+            ];
+            *t = if self.scaled {
+                let (opening, endgame) = (phase as i64, (PHASE_FULL - phase) as i64);
+                let sum: i64 = raw
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &x)| {
+                        x as i64 * (self.scales[2 * j] * opening + self.scales[2 * j + 1] * endgame)
+                    })
+                    .sum();
+                (sum / (65536 * PHASE_FULL as i64)) as i32
+            } else {
+                raw.iter().sum()
+            };
+            tabled[p] = tapered(tab[p], phase);
+            *t += tabled[p];
         }
         if let Some(b) = out {
             b.material = material[..seats].to_vec();
@@ -1108,8 +1261,168 @@ impl Evaluator {
             b.threats = threats[..seats].to_vec();
             b.pawn_structure = structure[..seats].to_vec();
             b.open_lines = lines[..seats].to_vec();
+            b.tables = tabled[..seats].to_vec();
+            b.phase = phase;
         }
         terms
+    }
+
+    /// The phase of a position whose seats hold `pieces` of piece
+    /// material: the share of the start's, from [`PHASE_FULL`] down to 0.
+    fn phase(&self, pieces: &[i32]) -> i32 {
+        let start: i64 = self.start_piece_material.iter().map(|&m| m as i64).sum();
+        if start <= 0 {
+            return PHASE_FULL;
+        }
+        let now: i64 = pieces.iter().map(|&m| m as i64).sum();
+        (now.min(start) * PHASE_FULL as i64 / start) as i32
+    }
+
+    /// Seat `p`'s `n` pieces of `kind` on the cells of `set` (one word):
+    /// their placement entries and the kind's pair value.
+    #[inline(always)]
+    fn place<S: Sink>(
+        t: &TableTerms,
+        p: usize,
+        kind: usize,
+        n: u32,
+        mut set: u64,
+        tab: &mut [i32; 2],
+        sink: &mut S,
+    ) {
+        if t.any_pair && n >= 2 {
+            Self::pair_entry(t, p, kind, tab, sink);
+        }
+        if !t.placement.is_empty() {
+            while set != 0 {
+                Self::placement_entry(t, p, kind, set.trailing_zeros() as usize, tab, sink);
+                set &= set - 1;
+            }
+        }
+    }
+
+    /// Adds a table entry `e` to `tab`.
+    #[inline(always)]
+    fn add(tab: &mut [i32; 2], e: [i32; 2]) {
+        tab[0] += e[0];
+        tab[1] += e[1];
+    }
+
+    /// Seat `p`'s piece of `kind` on cell `c`: its placement entry.
+    #[inline(always)]
+    fn placement_entry<S: Sink>(
+        t: &TableTerms,
+        p: usize,
+        kind: usize,
+        c: usize,
+        tab: &mut [i32; 2],
+        sink: &mut S,
+    ) {
+        let cells = t.layout.cells;
+        Self::add(tab, t.placement[(p * t.layout.kinds + kind) * cells + c]);
+        if S::ON {
+            sink.entry(p, t.layout.placement_index(kind, t.views[p][c] as usize));
+        }
+    }
+
+    /// Seat `p`'s passed pawn of `kind` on cell `c`: its passed entry,
+    /// and its race entry where both it and an enemy have a king.
+    #[allow(clippy::too_many_arguments)]
+    fn passed_entry<S: Sink>(
+        &self,
+        t: &TableTerms,
+        pos: &Position,
+        p: usize,
+        kind: usize,
+        c: usize,
+        tab: &mut [i32; 2],
+        sink: &mut S,
+    ) {
+        let cells = t.layout.cells;
+        if !t.passed.is_empty() {
+            Self::add(tab, t.passed[(p * t.layout.kinds + kind) * cells + c]);
+            if S::ON {
+                sink.entry(p, t.layout.passed_index(kind, t.views[p][c] as usize));
+            }
+        }
+        if t.race.is_empty() {
+            return;
+        }
+        let v = &*self.variant;
+        let seat = Seat::new(p);
+        let Some(own) = pos.royal_cell(seat) else {
+            return;
+        };
+        let enemy = v
+            .seating
+            .seats()
+            .filter(|&q| v.seating.may_capture(q, seat))
+            .filter_map(|q| pos.royal_cell(q))
+            .map(|k| self.king_distance(k, c))
+            .min();
+        if let Some(enemy) = enemy {
+            let d = enemy - self.king_distance(own, c);
+            let index = t.layout.race_index(kind, d);
+            Self::add(tab, t.race[(index - t.layout.race) / 2]);
+            if S::ON {
+                sink.entry(p, index);
+            }
+        }
+    }
+
+    /// Seat `p`'s piece of `kind` on cell `c` where an own pawn defends
+    /// it: its supported entry.
+    #[inline(always)]
+    fn supported_entry<S: Sink>(
+        t: &TableTerms,
+        p: usize,
+        kind: usize,
+        c: usize,
+        tab: &mut [i32; 2],
+        sink: &mut S,
+    ) {
+        let cells = t.layout.cells;
+        Self::add(tab, t.supported[(p * t.layout.kinds + kind) * cells + c]);
+        if S::ON {
+            sink.entry(p, t.layout.supported_index(kind, t.views[p][c] as usize));
+        }
+    }
+
+    /// Seat `p`'s piece of `kind` attacking `count` cells: its mobility
+    /// entry (none for a kind without a mobility table).
+    #[inline(always)]
+    fn mobility_entry<S: Sink>(
+        t: &TableTerms,
+        p: usize,
+        kind: usize,
+        count: i32,
+        tab: &mut [i32; 2],
+        sink: &mut S,
+    ) {
+        let table = &t.mobility[kind];
+        if table.is_empty() {
+            return;
+        }
+        let n = (count.max(0) as usize).min(table.len() - 1);
+        Self::add(tab, table[n]);
+        if S::ON {
+            sink.entry(p, t.layout.mobility_index(kind, n));
+        }
+    }
+
+    /// Seat `p`'s second piece of `kind`: the kind's pair entry.
+    #[inline(always)]
+    fn pair_entry<S: Sink>(
+        t: &TableTerms,
+        p: usize,
+        kind: usize,
+        tab: &mut [i32; 2],
+        sink: &mut S,
+    ) {
+        Self::add(tab, t.pair[kind]);
+        if S::ON {
+            sink.entry(p, t.layout.pair_index(kind));
+        }
     }
 
     /// The threats on a board of one word, from each seat's pawn attacks
@@ -1234,7 +1547,8 @@ impl Evaluator {
     /// free neighbours (neither attacked nor own-occupied) count instead,
     /// and a side well ahead in material with no enemy pawn left is
     /// credited for bringing its king near the enemy's.
-    fn king_terms(
+    #[allow(clippy::too_many_arguments)]
+    fn king_terms<S: Sink>(
         &self,
         pos: &Position,
         s: &EvalScratch,
@@ -1242,6 +1556,8 @@ impl Evaluator {
         pieces: &[i32],
         pawns: &[u32],
         out: &mut [i32],
+        tab: &mut [[i32; 2]; MAX_SEATS],
+        sink: &mut S,
     ) {
         let v = &*self.variant;
         let cells = v.geometry.cell_count();
@@ -1278,6 +1594,32 @@ impl Evaluator {
                 }
             }
             let zone_len = zone.len().max(1) as i64 + 1;
+            if let Some(t) = self.tables.as_ref() {
+                if !t.danger.is_empty() {
+                    let units = (danger as i64 * 9 / zone_len) as usize;
+                    let u = units.min(t.danger.len() - 1);
+                    Self::add(&mut tab[p], t.danger[u]);
+                    if S::ON {
+                        sink.entry(p, t.layout.danger_index(u));
+                    }
+                }
+                if !t.shelter.is_empty() {
+                    let sheltering = zone
+                        .iter()
+                        .filter(|&&c| {
+                            let q = board[c as usize];
+                            q != EMPTY
+                                && piece_seat(q) == seat
+                                && v.kinds[piece_kind(q)].pawn.is_some()
+                        })
+                        .count();
+                    let n = sheltering.min(t.shelter.len() - 1);
+                    Self::add(&mut tab[p], t.shelter[n]);
+                    if S::ON {
+                        sink.entry(p, t.layout.shelter_index(n));
+                    }
+                }
+            }
             let phase = (enemy_pieces.min(enemy_start) * 256 / enemy_start.max(1)) as i32;
             let mut safety = -(danger as i64 * self.king_danger_cp as i64 * 9 * phase as i64
                 / (zone_len * 256)) as i32;
@@ -1350,6 +1692,34 @@ mod tests {
             let b = e.breakdown(&pos);
             assert_eq!(b.total, TEMPO_CP, "{spec}: {b:?}");
             assert_eq!(b.material[0], b.material[1], "{spec}");
+        }
+    }
+
+    #[test]
+    fn start_positions_are_balanced_with_tables_and_phase_scales() {
+        // Tables are read through each seat's view, so with every table
+        // filled with arbitrary entries and the phase scales off 1 each
+        // start position still evaluates to the tempo alone.
+        use rand::{RngExt, SeedableRng};
+        for spec in SPECS {
+            let v = Variant::from_spec(spec).unwrap();
+            let layout = tables::Layout::of(&v);
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+            let mut x: Vec<f64> = (0..layout.len)
+                .map(|_| rng.random_range(-90.0..90.0f64).round())
+                .collect();
+            for s in x.iter_mut().take(tables::TEMPO_INDEX) {
+                *s = rng.random_range(0.5..1.5f64);
+            }
+            x[tables::TEMPO_INDEX] = TEMPO_CP as f64;
+            let mut w = EvalWeights::default();
+            layout.write_params(&v, &x, &mut w);
+            let e = Evaluator::with_weights(&v, EvalConfig::FULL, &w);
+            assert!(e.tables.is_some(), "{spec}");
+            let b = e.breakdown(&Position::start(&v));
+            assert_eq!(b.total, TEMPO_CP, "{spec}: {b:?}");
+            assert_eq!(b.phase, tables::PHASE_FULL, "{spec}");
+            assert!(b.tables.iter().any(|&t| t != 0), "{spec}: the tables count");
         }
     }
 

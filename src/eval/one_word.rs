@@ -135,8 +135,8 @@ impl OneWordAttacks {
     /// Counts the attacks of every piece of `pos`: into `attacks[seat *
     /// cells + cell]` (saturating, zeroed before) for the cells of
     /// `zones` only (the kings' neighbourhoods, all the king terms read),
-    /// and returns per seat the sum over its pieces of `mobility(kind,
-    /// count)`, where `count` is the number of attacked cells neither held
+    /// and returns per seat the sum over its pieces of `mobility(seat,
+    /// kind, count)`, where `count` is the number of attacked cells neither held
     /// by the seat nor attacked by an enemy pawn. Royal pieces and pawns
     /// are not counted for mobility (as in the generic count). `reach`
     /// (zeroed before) receives per seat the cells its pawns attack (`.0`)
@@ -148,7 +148,7 @@ impl OneWordAttacks {
         zones: u64,
         attacks: &mut [u8],
         reach: &mut [(u64, u64); MAX_SEATS],
-        mut mobility: impl FnMut(usize, i32) -> i32,
+        mut mobility: impl FnMut(usize, usize, i32) -> i32,
     ) -> [i32; MAX_SEATS] {
         let v = &**pos.variant();
         let t = &*self.tables;
@@ -198,7 +198,7 @@ impl OneWordAttacks {
                     reach[p].1 |= a;
                     tally(p, a & zones);
                     if !royal {
-                        out[p] += mobility(kind, (a & free).count_ones() as i32);
+                        out[p] += mobility(p, kind, (a & free).count_ones() as i32);
                     }
                 }
             }
@@ -221,7 +221,7 @@ impl OneWordAttacks {
                         add(t.ray_attacks(c, r.dir as usize, occ));
                     }
                     if !royal {
-                        out[p] += mobility(kind, count);
+                        out[p] += mobility(p, kind, count);
                     }
                 }
             }

@@ -36,6 +36,7 @@ use crate::game::{DriverOptions, EnginePlayer, Game, Step, run};
 use crate::rules::position::Position;
 use crate::search::{EngineOptions, Limits};
 
+use super::tables::TEMPO_INDEX;
 use super::{EvalConfig, EvalScratch, EvalWeights, Evaluator};
 
 /// A labelled position.
@@ -364,7 +365,7 @@ pub fn tune(
             let base = best.get(i);
             let delta = step * if base.abs() > 1e-9 { base } else { nominal(i) };
             for candidate in [base + delta, base - delta] {
-                let mut w = best;
+                let mut w = best.clone();
                 w.set(i, EvalWeights::round(candidate));
                 if w == best {
                     continue;
@@ -395,6 +396,311 @@ pub fn tune(
         weights: best,
         passes,
         converged: step < LAST_STEP,
+    })
+}
+
+/// One sample's linear features: the evaluation (first seat's view) is
+/// `Σ x[i] · value` over `dense` and `Σ sign · (x[i] · phase + x[i + 1] ·
+/// (1 − phase))` over `entries`, for the parameters `x` of the variant's
+/// [`Layout`].
+#[derive(Clone, Debug)]
+struct Features {
+    /// (parameter, value): the phase scales' terms and the tempo.
+    dense: Vec<(u32, f32)>,
+    /// (opening parameter, sign): the table entries the seats' pieces use
+    /// (a seat on the first seat's side adds, the others subtract).
+    entries: Vec<(u32, f32)>,
+    /// The phase, from 1 (every start piece) to 0.
+    phase: f32,
+    /// The label: the first seat's points.
+    points: f32,
+}
+
+impl Features {
+    fn eval(&self, x: &[f64]) -> f64 {
+        let ph = self.phase as f64;
+        let dense: f64 = self
+            .dense
+            .iter()
+            .map(|&(i, f)| x[i as usize] * f as f64)
+            .sum();
+        let tables: f64 = self
+            .entries
+            .iter()
+            .map(|&(i, sign)| {
+                let i = i as usize;
+                sign as f64 * (x[i] * ph + x[i + 1] * (1.0 - ph))
+            })
+            .sum();
+        dense + tables
+    }
+}
+
+/// The features of `pos` under `eval` (made with
+/// [`Evaluator::for_tuning`]).
+fn features_of(
+    eval: &Evaluator,
+    v: &Variant,
+    pos: &Position,
+    points: f64,
+    scratch: &mut EvalScratch,
+) -> Features {
+    let (b, used) = eval.features(pos, scratch);
+    let first = |seat: usize| {
+        let seat = Seat::new(seat);
+        seat == Seat::FIRST || v.seating.same_side(seat, Seat::FIRST)
+    };
+    let sign = |seat: usize| if first(seat) { 1.0 } else { -1.0 };
+    let ph = b.phase as f64 / super::tables::PHASE_FULL as f64;
+    let terms = [
+        &b.material,
+        &b.mobility,
+        &b.pawn_progress,
+        &b.king,
+        &b.threats,
+        &b.pawn_structure,
+        &b.open_lines,
+    ];
+    let mut dense = Vec::with_capacity(2 * terms.len() + 1);
+    for (j, t) in terms.iter().enumerate() {
+        let d: f64 = t.iter().enumerate().map(|(p, &x)| sign(p) * x as f64).sum();
+        if d != 0.0 {
+            dense.push(((2 * j) as u32, (d * ph) as f32));
+            dense.push(((2 * j + 1) as u32, (d * (1.0 - ph)) as f32));
+        }
+    }
+    if !pos.turn().is_simultaneous() {
+        dense.push((TEMPO_INDEX as u32, sign(pos.to_move().index()) as f32));
+    }
+    let mut entries: Vec<(u32, f32)> = used
+        .iter()
+        .map(|&(p, i)| (i as u32, sign(p) as f32))
+        .collect();
+    entries.sort_unstable_by_key(|e| e.0);
+    let mut merged: Vec<(u32, f32)> = Vec::with_capacity(entries.len());
+    for (i, sgn) in entries {
+        match merged.last_mut() {
+            Some(last) if last.0 == i => last.1 += sgn,
+            _ => merged.push((i, sgn)),
+        }
+    }
+    merged.retain(|e| e.1 != 0.0);
+    Features {
+        dense,
+        entries: merged,
+        phase: ph as f32,
+        points: points as f32,
+    }
+}
+
+/// What one round of the linear fit did.
+#[derive(Clone, Debug)]
+pub struct LinearRound {
+    /// Iterations so far.
+    pub iteration: usize,
+    /// Loss on the fitted positions (of the linear model).
+    pub loss: f64,
+    /// Loss on the held-out positions (of the linear model).
+    pub held_out: f64,
+}
+
+/// The linear fit's result.
+#[derive(Clone, Debug)]
+pub struct LinearReport {
+    /// The fitted scale `K`.
+    pub scale: f64,
+    /// Positions fitted and held out.
+    pub fitted: usize,
+    /// Positions held out (every twentieth block).
+    pub held: usize,
+    /// Loss of the starting weights on the fitted positions (the
+    /// evaluator's own).
+    pub start_loss: f64,
+    /// Loss of the fitted weights on the fitted positions (the
+    /// evaluator's own, tables rounded to centipawns).
+    pub end_loss: f64,
+    /// The same two on the held-out positions.
+    pub start_held_out: f64,
+    /// See `start_held_out`.
+    pub end_held_out: f64,
+    /// The fitted weights.
+    pub weights: EvalWeights,
+    /// Iterations run.
+    pub iterations: usize,
+}
+
+/// Settings of the linear fit.
+#[derive(Clone, Debug)]
+pub struct LinearOptions {
+    /// Iterations of the descent (each over every fitted position).
+    pub iterations: usize,
+    /// Step of the table entries in centipawns (Adam's rate); the phase
+    /// scales take a thousandth of it per unit, the tempo the same.
+    pub rate: f64,
+    /// Weight of the pull of each table entry towards 0 and each phase
+    /// scale towards its start (squared distance, per position).
+    pub ridge: f64,
+}
+
+impl Default for LinearOptions {
+    fn default() -> Self {
+        LinearOptions {
+            iterations: 2000,
+            rate: 1.0,
+            ridge: 1e-7,
+        }
+    }
+}
+
+/// Fits the evaluation's linear part to `samples` of `v`: the phase
+/// scales of the measured terms, the tempo and every table (placement,
+/// passed pawns, mobility by count, pairs; docs/engine.md), starting
+/// from `start` (its other weights stay). The evaluation is linear in
+/// these parameters once the measured terms are computed, so each
+/// position's features are computed once and the mean squared error of
+/// the logistic curve is descended by its gradient (Adam, every fitted
+/// position each iteration). Every twentieth block of positions (up to
+/// 64 in a row, most of a game's) is held out and its loss reported
+/// beside, so that an overfit shows. `on_round` hears
+/// of every 50th iteration.
+pub fn tune_linear(
+    v: &Arc<Variant>,
+    samples: &[Sample],
+    start: EvalWeights,
+    opts: &LinearOptions,
+    on_round: &mut dyn FnMut(&LinearRound),
+) -> Result<LinearReport, TuneError> {
+    if samples.is_empty() {
+        return Err(TuneError::NoSamples);
+    }
+    let start_eval = Evaluator::for_tuning(v, &start);
+    let Some(layout) = start_eval.layout().cloned() else {
+        return Err(TuneError::Variant(format!("{}: no tables to fit", v.spec)));
+    };
+    let (fit_set, held_set): (Vec<&Sample>, Vec<&Sample>) = {
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        // Neighbouring positions come from the same game: blocks of up
+        // to 64 are held out together, so that the held-out loss is not
+        // that of near copies of fitted positions.
+        let block = (samples.len() / 2000).clamp(1, 64);
+        for (i, s) in samples.iter().enumerate() {
+            if (i / block) % 20 == 19 {
+                b.push(s)
+            } else {
+                a.push(s)
+            }
+        }
+        (a, b)
+    };
+    let owned: Vec<Sample> = fit_set.iter().map(|s| (*s).clone()).collect();
+    let scale = fit_scale(&owned, &start_eval);
+    let extract = |set: &[&Sample]| -> Vec<Features> {
+        set.par_iter()
+            .map_init(EvalScratch::default, |scratch, s| {
+                features_of(&start_eval, v, &s.pos, s.points, scratch)
+            })
+            .collect()
+    };
+    let fit_f = extract(&fit_set);
+    let held_f = extract(&held_set);
+    let mut x = layout.params_of(v, &start);
+    let prior = x.clone();
+    let model_loss = |set: &[Features], x: &[f64]| -> f64 {
+        if set.is_empty() {
+            return 0.0;
+        }
+        set.par_iter()
+            .map(|f| {
+                let d = f.points as f64 - expected(f.eval(x), scale);
+                d * d
+            })
+            .sum::<f64>()
+            / set.len() as f64
+    };
+    // Adam's state, and each parameter's rate: the scales are near 1,
+    // the tables in centipawns.
+    let n = layout.len;
+    let rates: Vec<f64> = (0..n)
+        .map(|i| {
+            if i < TEMPO_INDEX {
+                opts.rate / 1000.0
+            } else {
+                opts.rate
+            }
+        })
+        .collect();
+    let (mut m, mut s2) = (vec![0.0f64; n], vec![0.0f64; n]);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-12f64);
+    let c = scale * std::f64::consts::LN_10 / 400.0;
+    let count = fit_f.len() as f64;
+    for it in 1..=opts.iterations {
+        let grad = fit_f
+            .par_iter()
+            .fold(
+                || vec![0.0f64; n],
+                |mut g, f| {
+                    let p = expected(f.eval(&x), scale);
+                    // d/de of (y − p)²: −2 (y − p) p (1 − p) c.
+                    let k = -2.0 * (f.points as f64 - p) * p * (1.0 - p) * c;
+                    for &(i, v) in &f.dense {
+                        g[i as usize] += k * v as f64;
+                    }
+                    let ph = f.phase as f64;
+                    for &(i, sign) in &f.entries {
+                        let i = i as usize;
+                        g[i] += k * sign as f64 * ph;
+                        g[i + 1] += k * sign as f64 * (1.0 - ph);
+                    }
+                    g
+                },
+            )
+            .reduce(
+                || vec![0.0f64; n],
+                |mut a, b| {
+                    a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            );
+        let t = it as i32;
+        for i in 0..n {
+            let g = grad[i] / count
+                + 2.0 * opts.ridge * (x[i] - prior[i]) * if i < TEMPO_INDEX { 1e4 } else { 1.0 };
+            if grad[i] == 0.0 && x[i] == prior[i] {
+                continue;
+            }
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            s2[i] = b2 * s2[i] + (1.0 - b2) * g * g;
+            let mh = m[i] / (1.0 - b1.powi(t));
+            let vh = s2[i] / (1.0 - b2.powi(t));
+            x[i] -= rates[i] * mh / (vh.sqrt() + eps);
+        }
+        for xi in x.iter_mut().take(TEMPO_INDEX + 1) {
+            *xi = xi.max(0.0);
+        }
+        if it % 50 == 0 || it == opts.iterations {
+            on_round(&LinearRound {
+                iteration: it,
+                loss: model_loss(&fit_f, &x),
+                held_out: model_loss(&held_f, &x),
+            });
+        }
+    }
+    let mut weights = start.clone();
+    layout.write_params(v, &x, &mut weights);
+    let end_eval = Evaluator::with_weights(v, EvalConfig::FULL, &weights);
+    let held_owned: Vec<Sample> = held_set.iter().map(|s| (*s).clone()).collect();
+    let plain_start = Evaluator::with_weights(v, EvalConfig::FULL, &start);
+    Ok(LinearReport {
+        scale,
+        fitted: owned.len(),
+        held: held_owned.len(),
+        start_loss: loss(&owned, &plain_start, scale),
+        end_loss: loss(&owned, &end_eval, scale),
+        start_held_out: loss(&held_owned, &plain_start, scale),
+        end_held_out: loss(&held_owned, &end_eval, scale),
+        weights,
+        iterations: opts.iterations,
     })
 }
 
@@ -437,6 +743,129 @@ mod tests {
             tune(&v, &[], EvalWeights::default(), 3, &mut |_| {}),
             Err(TuneError::NoSamples)
         ));
+    }
+
+    /// Random positions of short random games of `v`.
+    fn random_positions(v: &Arc<Variant>, games: usize, seed: u64) -> Vec<Position> {
+        use rand::RngExt;
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut pos = Position::start(v);
+            for _ in 0..rng.random_range(0..60) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(moves[rng.random_range(0..moves.len())]);
+                out.push(pos.clone());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_linear_features_give_the_evaluation() {
+        // For weights with every kind of table and phase scales off 1,
+        // the features' linear model gives the evaluator's own value on
+        // positions of random games (within the evaluator's rounding:
+        // one centipawn per table sum and term).
+        for spec in ["chess", "cube", "diamond:n=3"] {
+            let v = Variant::from_spec(spec).unwrap();
+            let layout = super::super::tables::Layout::of(&v);
+            let mut rng = SmallRng::seed_from_u64(5);
+            use rand::RngExt;
+            let mut x: Vec<f64> = (0..layout.len)
+                .map(|_| rng.random_range(-60.0..60.0f64).round())
+                .collect();
+            for s in x.iter_mut().take(TEMPO_INDEX) {
+                *s = rng.random_range(0.5..1.5f64);
+            }
+            x[TEMPO_INDEX] = 17.0;
+            let mut w = EvalWeights::for_variant(&v);
+            layout.write_params(&v, &x, &mut w);
+            let x = layout.params_of(&v, &w);
+            let eval = Evaluator::with_weights(&v, EvalConfig::FULL, &w);
+            let tuning = Evaluator::for_tuning(&v, &w);
+            let mut scratch = EvalScratch::default();
+            let positions = random_positions(&v, 20, 9);
+            assert!(positions.len() > 200, "{spec}");
+            for pos in &positions {
+                let e = eval.evaluate_for(pos, &mut scratch, Seat::FIRST) as f64;
+                assert_eq!(
+                    tuning.evaluate_for(pos, &mut scratch, Seat::FIRST) as f64,
+                    e,
+                    "{spec}: the tuner's evaluator evaluates as the engine's"
+                );
+                let f = features_of(&tuning, &v, pos, 0.5, &mut scratch);
+                let model = f.eval(&x);
+                assert!(
+                    (model - e).abs() <= 4.0,
+                    "{spec} {}: model {model}, eval {e}",
+                    pos.to_text()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_linear_fit_lowers_the_loss_and_writes_tables() {
+        // Labels from a known linear truth: the placement of the knights
+        // is all that differs from the start weights (a knight on the
+        // rim 40 cp worse in the opening); the fit must find that
+        // direction and lower the loss on fitted and held-out positions.
+        let v = Variant::from_spec("chess").unwrap();
+        let mut truth = EvalWeights::for_variant(&v);
+        let rim: Vec<f64> = (0..64)
+            .map(|c| {
+                let (r, f) = (v.geometry.coord(c, 0), v.geometry.coord(c, 1));
+                if r == 0 || r == 7 || f == 0 || f == 7 {
+                    -40.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        truth.set_table("placement.N.opening", rim);
+        let judge = Evaluator::with_weights(&v, EvalConfig::FULL, &truth);
+        let mut scratch = EvalScratch::default();
+        let samples: Vec<Sample> = random_positions(&v, 60, 3)
+            .into_iter()
+            .map(|pos| {
+                let e = judge.evaluate_for(&pos, &mut scratch, Seat::FIRST) as f64;
+                Sample {
+                    points: expected(e, 1.0),
+                    pos,
+                }
+            })
+            .collect();
+        let start = EvalWeights::for_variant(&v);
+        let opts = LinearOptions {
+            iterations: 300,
+            rate: 2.0,
+            ridge: 0.0,
+        };
+        let mut rounds = 0;
+        let r = tune_linear(&v, &samples, start, &opts, &mut |_| rounds += 1).unwrap();
+        assert_eq!(rounds, 6);
+        assert!(
+            r.end_loss < r.start_loss * 0.5,
+            "{} -> {}",
+            r.start_loss,
+            r.end_loss
+        );
+        assert!(
+            r.end_held_out < r.start_held_out,
+            "{} -> {}",
+            r.start_held_out,
+            r.end_held_out
+        );
+        let n = r
+            .weights
+            .table("placement.N.opening")
+            .expect("a knight table");
+        let cell = |name: &str| v.geometry.parse_cell(name).unwrap();
+        assert!(n[cell("a4")] < n[cell("d4")] - 10.0, "{n:?}");
     }
 
     #[test]

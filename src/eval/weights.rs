@@ -7,7 +7,9 @@
 //! load a tuned set (`EvalFile`); the defaults are the hand-set constants of
 //! [`super`].
 
+use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::board::variant::Variant;
 
@@ -17,7 +19,7 @@ use crate::board::variant::Variant;
 const CHESS: &str = include_str!("defaults/chess.weights");
 
 /// The weights of the evaluation (docs/engine.md says what each scales).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EvalWeights {
     /// Centipawns per expected move of a piece.
     pub piece_cp_per_move: f64,
@@ -59,11 +61,63 @@ pub struct EvalWeights {
     /// Centipawns per square of the king danger (normalised to a 9-cell
     /// zone): attacks on a king weigh more the more there are.
     pub king_danger_square_cp: f64,
+    /// Per term of [`TERMS`], its scale with every start piece on the
+    /// board (the opening) and with none (the endgame), in that order
+    /// (`2 * term` and `2 * term + 1`); between them the scale follows
+    /// the share of the start's piece material on the board
+    /// ([`super::taper`]). 1 and 1: the term as it is.
+    pub phase_scales: [f64; 2 * TERMS.len()],
+    /// The tables of the evaluation (piece-square, passed-pawn, mobility
+    /// by count and pair values, per kind and phase), by name; empty by
+    /// default ([`super::tables`] says what each holds).
+    pub tables: Arc<Tables>,
 }
+
+/// The evaluation's terms that a phase scale multiplies, in the order of
+/// [`EvalWeights::phase_scales`] (the names of their weights are
+/// `<term>_opening` and `<term>_endgame`).
+pub const TERMS: [&str; 7] = [
+    "material",
+    "mobility",
+    "progress",
+    "king",
+    "threats",
+    "structure",
+    "open_lines",
+];
+
+/// Tables by name: `<family>.<kind letter>.<opening|endgame>` (for
+/// instance `placement.N.opening`), each a list of centipawns.
+pub type Tables = BTreeMap<String, Vec<f64>>;
+
+/// The table families a weights file may hold (docs/engine.md,
+/// "Tables"): piece-square values per cell (`placement`), a passed pawn's
+/// per cell (`passed`), a piece's by the number of cells it attacks
+/// (`mobility`), a second piece of a kind's (`pair`, one number), and for
+/// the royal kind its danger by units of attack (`danger`) and its
+/// shelter by the own pawns around it (`shelter`), a piece's per cell
+/// where an own pawn defends it (`supported`), and a passed pawn's by
+/// how much nearer its own king is than the enemy's (`race`).
+pub const TABLE_FAMILIES: [&str; 8] = [
+    "placement",
+    "passed",
+    "mobility",
+    "pair",
+    "danger",
+    "shelter",
+    "supported",
+    "race",
+];
+
+/// The largest magnitude of a table entry (centipawns).
+pub const MAX_TABLE_ENTRY: f64 = 10_000.0;
+
+/// The most entries of one table (a board's cells, a kind's attacks).
+pub const MAX_TABLE_LEN: usize = 100_000;
 
 /// The weights' names, in the order [`EvalWeights::get`] indexes them (the
 /// names of the weights file).
-pub const NAMES: [&str; 15] = [
+pub const NAMES: [&str; 15 + 2 * TERMS.len()] = [
     "piece_cp_per_move",
     "pawn_cp_per_move",
     "mobility_fraction",
@@ -79,7 +133,24 @@ pub const NAMES: [&str; 15] = [
     "isolated_fraction",
     "open_line_fraction",
     "king_danger_square_cp",
+    "material_opening",
+    "material_endgame",
+    "mobility_opening",
+    "mobility_endgame",
+    "progress_opening",
+    "progress_endgame",
+    "king_opening",
+    "king_endgame",
+    "threats_opening",
+    "threats_endgame",
+    "structure_opening",
+    "structure_endgame",
+    "open_lines_opening",
+    "open_lines_endgame",
 ];
+
+/// The index in [`NAMES`] of the first phase scale.
+pub const FIRST_SCALE: usize = 15;
 
 impl Default for EvalWeights {
     fn default() -> Self {
@@ -99,6 +170,8 @@ impl Default for EvalWeights {
             isolated_fraction: super::ISOLATED_FRACTION,
             open_line_fraction: super::OPEN_LINE_FRACTION,
             king_danger_square_cp: super::KING_DANGER_SQUARE_CP,
+            phase_scales: [1.0; 2 * TERMS.len()],
+            tables: Arc::new(Tables::new()),
         }
     }
 }
@@ -116,6 +189,13 @@ pub enum WeightsError {
         name: String,
         value: String,
     },
+    /// A table line whose name is not `<family>.<kind>.<phase>` or whose
+    /// numbers are not a list of centipawns in range.
+    BadTable {
+        line: usize,
+        name: String,
+        message: String,
+    },
     /// The file cannot be read (missing, a directory, not UTF-8, larger
     /// than [`MAX_FILE_BYTES`]).
     Unreadable { path: String, message: String },
@@ -126,10 +206,11 @@ pub enum WeightsError {
     },
 }
 
-/// The largest weights file read: a full set is a few hundred bytes, so
+/// The largest weights file read: a full set with the tables of chess is
+/// about 10 kB, the tables of a 4-D diamond (1,056 cells) some 100 kB, so
 /// anything much larger is not one (and reading it whole, or a device
 /// that never ends, must not stall a protocol session).
-pub const MAX_FILE_BYTES: u64 = 64 * 1024;
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 impl fmt::Display for WeightsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -149,6 +230,11 @@ impl fmt::Display for WeightsError {
                     "line {line}: {name} = '{value}' is not a number between 0 and {max}"
                 )
             }
+            WeightsError::BadTable {
+                line,
+                name,
+                message,
+            } => write!(f, "line {line}: table '{name}': {message}"),
             WeightsError::Unreadable { path, message } => write!(f, "{path}: {message}"),
             WeightsError::InFile { path, error } => write!(f, "{path}: {error}"),
         }
@@ -163,7 +249,7 @@ impl std::error::Error for WeightsError {}
 /// the centipawn weights, ten for the fractions.
 pub const MAX: [f64; NAMES.len()] = [
     1000.0, 1000.0, 10.0, 10.0, 10.0, 1000.0, 1000.0, 1000.0, 1000.0, 10.0, 1.0, 1.0, 1.0, 10.0,
-    100.0,
+    100.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0,
 ];
 
 impl EvalWeights {
@@ -200,7 +286,8 @@ impl EvalWeights {
             11 => self.doubled_fraction,
             12 => self.isolated_fraction,
             13 => self.open_line_fraction,
-            _ => self.king_danger_square_cp,
+            14 => self.king_danger_square_cp,
+            _ => self.phase_scales[(i - FIRST_SCALE).min(2 * TERMS.len() - 1)],
         }
     }
 
@@ -223,7 +310,23 @@ impl EvalWeights {
             11 => self.doubled_fraction = x,
             12 => self.isolated_fraction = x,
             13 => self.open_line_fraction = x,
-            _ => self.king_danger_square_cp = x,
+            14 => self.king_danger_square_cp = x,
+            _ => self.phase_scales[(i - FIRST_SCALE).min(2 * TERMS.len() - 1)] = x,
+        }
+    }
+
+    /// Whether the weights hold a table named `name`.
+    pub fn table(&self, name: &str) -> Option<&[f64]> {
+        self.tables.get(name).map(Vec::as_slice)
+    }
+
+    /// Sets (or with an empty list removes) the table `name`.
+    pub fn set_table(&mut self, name: &str, values: Vec<f64>) {
+        let tables = Arc::make_mut(&mut self.tables);
+        if values.is_empty() {
+            tables.remove(name);
+        } else {
+            tables.insert(name.to_string(), values);
         }
     }
 
@@ -282,6 +385,11 @@ impl EvalWeights {
                 });
             };
             let (name, value) = (name.trim(), value.trim());
+            if name.contains('.') {
+                let values = parse_table(line, name, value)?;
+                Arc::make_mut(&mut w.tables).insert(name.to_string(), values);
+                continue;
+            }
             let Some(i) = NAMES.iter().position(|&k| k == name) else {
                 return Err(WeightsError::UnknownName {
                     line,
@@ -313,8 +421,68 @@ impl fmt::Display for EvalWeights {
             // weights print short).
             writeln!(f, "{name} = {}", self.get(i))?;
         }
+        for (name, values) in self.tables.iter() {
+            write!(f, "{name} =")?;
+            for x in values {
+                write!(f, " {x}")?;
+            }
+            writeln!(f)?;
+        }
         Ok(())
     }
+}
+
+/// Reads the numbers of table `name` (on line `line`): its name must be
+/// `<family>.<kind letter>.<opening|endgame>` with a family of
+/// [`TABLE_FAMILIES`], its value 1 to [`MAX_TABLE_LEN`] numbers of at most
+/// [`MAX_TABLE_ENTRY`] in magnitude, separated by blanks.
+fn parse_table(line: usize, name: &str, value: &str) -> Result<Vec<f64>, WeightsError> {
+    let bad = |message: String| WeightsError::BadTable {
+        line,
+        name: name.to_string(),
+        message,
+    };
+    let parts: Vec<&str> = name.split('.').collect();
+    let [family, kind, phase] = parts[..] else {
+        return Err(bad(
+            "a table is named '<family>.<kind letter>.<opening|endgame>'".into(),
+        ));
+    };
+    if !TABLE_FAMILIES.contains(&family) {
+        return Err(bad(format!(
+            "unknown family '{family}' (known: {})",
+            TABLE_FAMILIES.join(", ")
+        )));
+    }
+    if kind.chars().count() != 1 {
+        return Err(bad(format!("'{kind}' is not one kind letter")));
+    }
+    if phase != "opening" && phase != "endgame" {
+        return Err(bad(format!("'{phase}' is not 'opening' or 'endgame'")));
+    }
+    let mut values = Vec::new();
+    for word in value.split_whitespace() {
+        let x = word
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && x.abs() <= MAX_TABLE_ENTRY)
+            .ok_or_else(|| {
+                bad(format!(
+                    "'{word}' is not a number from -{MAX_TABLE_ENTRY} to {MAX_TABLE_ENTRY}"
+                ))
+            })?;
+        if values.len() == MAX_TABLE_LEN {
+            return Err(bad(format!("more than {MAX_TABLE_LEN} numbers")));
+        }
+        values.push(x);
+    }
+    if values.is_empty() {
+        return Err(bad("no numbers".into()));
+    }
+    if family == "pair" && values.len() != 1 {
+        return Err(bad("a pair table holds one number".into()));
+    }
+    Ok(values)
 }
 
 #[cfg(test)]

@@ -54,7 +54,7 @@ pub const HUNT_PLIES: usize = 60;
 pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
 
 /// Engine settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EngineOptions {
     /// Search threads (1 = deterministic: the same input gives the same
     /// nodes, move and score).
@@ -126,8 +126,8 @@ impl Engine {
             ..options
         };
         Engine {
-            options,
             tt: TranspositionTable::new(options.hash_mb),
+            options,
             evaluators: HashMap::new(),
             workers: Vec::new(),
             tablebase_dir: None,
@@ -288,7 +288,7 @@ impl Engine {
 
     /// The current options.
     pub fn options(&self) -> EngineOptions {
-        self.options
+        self.options.clone()
     }
 
     /// Sets the number of search threads (at least 1).
@@ -350,7 +350,7 @@ impl Engine {
 
     /// The evaluation tables of variant `v` (built on first use).
     pub fn evaluator(&mut self, v: &Arc<Variant>) -> Arc<Evaluator> {
-        let (cfg, weights) = (self.options.eval, self.options.weights);
+        let (cfg, weights) = (self.options.eval, self.options.weights.clone());
         self.evaluators
             .entry(v.spec.clone())
             .or_insert_with(|| {

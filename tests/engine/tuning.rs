@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use ndchess::board::variant::Variant;
-use ndchess::eval::EvalWeights;
 use ndchess::eval::tune::parse_samples;
+use ndchess::eval::{EvalConfig, EvalWeights, Evaluator};
+use ndchess::rules::position::Position;
 
 fn ndchess(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ndchess"))
@@ -211,6 +212,92 @@ fn a_stronger_engines_labels_feed_the_fit() {
 }
 
 #[test]
+fn the_linear_fit_lowers_the_loss_and_writes_tables() {
+    // `tune fit --linear` (docs/engine.md, "Tables"): the phase scales,
+    // the tempo and the tables by gradient descent. On a small data set
+    // of game results it must lower the loss on the positions it fits,
+    // report a held-out loss, and write a weights file with tables that
+    // reads back and evaluates.
+    let dir = scratch_dir("linear");
+    let data = dir.join("data.txt");
+    let o = ndchess(&[
+        "tune",
+        "data",
+        "--variant",
+        "chess",
+        "--games",
+        "12",
+        "--nodes",
+        "400",
+        "--seed",
+        "8",
+        "--out",
+        data.to_str().expect("a UTF-8 path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let weights = dir.join("weights.txt");
+    let o = ndchess(&[
+        "tune",
+        "fit",
+        "--linear",
+        "--variant",
+        "chess",
+        "--iterations",
+        "200",
+        "--data",
+        data.to_str().expect("a UTF-8 path"),
+        "--out",
+        weights.to_str().expect("a UTF-8 path"),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "{stderr}");
+    // One progress line per 50 iterations, then the summary.
+    let rounds = stderr
+        .lines()
+        .filter(|l| l.starts_with("tune fit: iteration "))
+        .count();
+    assert_eq!(rounds, 4, "{stderr}");
+    let line = stderr
+        .lines()
+        .rfind(|l| l.starts_with("tune fit: K "))
+        .unwrap_or_else(|| panic!("no summary in {stderr}"));
+    let numbers: Vec<f64> = line
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    // K, start loss, end loss, iterations, held-out start and end, ...
+    let (start, end) = (numbers[1], numbers[2]);
+    assert!(end < start, "{line}");
+    assert_eq!(numbers[3], 200.0, "{line}");
+    let tuned = EvalWeights::parse(&std::fs::read_to_string(&weights).expect("weights"))
+        .expect("the output reads as a weights file");
+    assert!(
+        tuned
+            .table("placement.N.opening")
+            .is_some_and(|t| t.len() == 64)
+    );
+    assert!(
+        tuned
+            .table("mobility.Q.endgame")
+            .is_some_and(|t| t.len() == 28)
+    );
+    // It evaluates: the start is worth the fitted tempo to the side to
+    // move, and the tables count in other positions.
+    let v = Variant::from_spec("chess").expect("chess");
+    let e = Evaluator::with_weights(&v, EvalConfig::FULL, &tuned);
+    let start = e.breakdown(&Position::start(&v));
+    assert_eq!(start.total, tuned.tempo_cp.round() as i32);
+    let samples = parse_samples(&v, &std::fs::read_to_string(&data).expect("data"))
+        .expect("the data reads back");
+    assert!(
+        samples
+            .iter()
+            .any(|s| e.breakdown(&s.pos).tables.iter().any(|&t| t != 0))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bad_tuner_input_gets_an_error() {
     let dir = scratch_dir("bad");
     let bad = dir.join("bad.txt");
@@ -258,6 +345,29 @@ fn bad_tuner_input_gets_an_error() {
             "two-seat",
         ),
         (vec!["tune", "data", "--games", "0"], "games"),
+        (
+            vec![
+                "tune",
+                "fit",
+                "--linear",
+                "--rate",
+                "0",
+                "--data",
+                good.to_str().expect("path"),
+            ],
+            "--rate",
+        ),
+        (
+            vec![
+                "tune",
+                "fit",
+                "--linear",
+                "--ridge=-1",
+                "--data",
+                good.to_str().expect("path"),
+            ],
+            "--ridge",
+        ),
     ];
     for (args, needle) in cases {
         let o = ndchess(&args);
