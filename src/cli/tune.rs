@@ -17,6 +17,32 @@ pub enum TuneCommand {
     /// Fit the evaluation weights to a data file (Texel's method) and
     /// print them as a weights file.
     Fit(FitArgs),
+    /// Relabel a data file with the engine's own search: each position's
+    /// score at a node budget, as the first seat's expected points.
+    Label(LabelArgs),
+}
+
+/// `ndchess tune label`.
+#[derive(Args)]
+pub struct LabelArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// The data file (`ndchess tune data`).
+    #[arg(long)]
+    data: std::path::PathBuf,
+    /// Node budget of each position's search.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    nodes: u64,
+    /// Keep every N-th position of the file (from its first).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    every: u64,
+    /// Weights the searches evaluate with (the variant's built-in ones if
+    /// absent).
+    #[arg(long)]
+    weights: Option<std::path::PathBuf>,
+    /// Output file (standard output if absent).
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
 }
 
 /// `ndchess tune data`.
@@ -84,6 +110,7 @@ pub fn run(command: &TuneCommand) -> Result<(), CommandError> {
     match command {
         TuneCommand::Data(a) => data(a),
         TuneCommand::Fit(a) => fit(a),
+        TuneCommand::Label(a) => label(a),
     }
 }
 
@@ -114,6 +141,44 @@ fn data(a: &DataArgs) -> Result<(), CommandError> {
     }
     eprintln!("tune data: {} positions", samples.len());
     write_out(a.out.as_deref(), &text)
+}
+
+fn label(a: &LabelArgs) -> Result<(), CommandError> {
+    let (v, _) = a.variant.load()?;
+    let text = std::fs::read_to_string(&a.data)
+        .map_err(|e| CommandError::Other(format!("{}: {e}", a.data.display())))?;
+    let samples: Vec<tune::Sample> = tune::parse_samples(&v, &text)
+        .map_err(|e| CommandError::Other(format!("{}: {e}", a.data.display())))?
+        .into_iter()
+        .step_by(a.every as usize)
+        .collect();
+    let weights = match &a.weights {
+        Some(p) => Some(EvalWeights::load(p).map_err(|e| CommandError::Other(e.to_string()))?),
+        None => None,
+    };
+    let total = samples.len();
+    eprintln!(
+        "tune label: {total} positions of {} at {} nodes",
+        v.spec, a.nodes
+    );
+    let labelled = tune::self_label(&v, &samples, a.nodes, weights, &|k| {
+        eprintln!("tune label: {k}/{total} positions");
+    })
+    .map_err(|e| CommandError::Other(e.to_string()))?;
+    let mut out = format!(
+        "# ndchess tune label --variant {} --nodes {} --every {} ({} positions of {})\n",
+        v.spec,
+        a.nodes,
+        a.every,
+        total,
+        a.data.display()
+    );
+    for s in &labelled {
+        out += &tune::format_sample((s.points * 10_000.0).round() / 10_000.0, &s.pos);
+        out.push('\n');
+    }
+    eprintln!("tune label: {total} positions");
+    write_out(a.out.as_deref(), &out)
 }
 
 fn fit_linear(

@@ -298,6 +298,76 @@ fn the_linear_fit_lowers_the_loss_and_writes_tables() {
 }
 
 #[test]
+fn the_engines_own_search_labels_positions_of_any_board() {
+    // `tune label` (docs/engine.md, "Tables and phase scales"): where no
+    // stronger engine knows a variant, each position's score from
+    // ndchess's own search at a node budget, as expected points. The
+    // same positions in the same order (every second one with --every
+    // 2), points from 0 to 1 and not all the same; the fit reads them.
+    let dir = scratch_dir("self-label");
+    let games = dir.join("games.txt");
+    let o = ndchess(&[
+        "tune",
+        "data",
+        "--variant",
+        "cube",
+        "--games",
+        "4",
+        "--nodes",
+        "400",
+        "--seed",
+        "5",
+        "--out",
+        games.to_str().expect("a UTF-8 path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let labelled = dir.join("labelled.txt");
+    let o = ndchess(&[
+        "tune",
+        "label",
+        "--variant",
+        "cube",
+        "--nodes",
+        "2000",
+        "--every",
+        "2",
+        "--data",
+        games.to_str().expect("a UTF-8 path"),
+        "--out",
+        labelled.to_str().expect("a UTF-8 path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = Variant::from_spec("cube").expect("cube");
+    let results = parse_samples(&v, &std::fs::read_to_string(&games).expect("games"))
+        .expect("the games read back");
+    let labels = parse_samples(&v, &std::fs::read_to_string(&labelled).expect("labels"))
+        .expect("the labels read back");
+    assert_eq!(labels.len(), results.len().div_ceil(2));
+    for (a, b) in labels.iter().zip(results.iter().step_by(2)) {
+        assert_eq!(a.pos.to_text(), b.pos.to_text());
+        assert!((0.0..=1.0).contains(&a.points), "{}", a.points);
+    }
+    let first = labels[0].points;
+    assert!(
+        labels.iter().any(|s| s.points != first),
+        "all labels {first}"
+    );
+    let o = ndchess(&[
+        "tune",
+        "fit",
+        "--linear",
+        "--variant",
+        "cube",
+        "--iterations",
+        "50",
+        "--data",
+        labelled.to_str().expect("a UTF-8 path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bad_tuner_input_gets_an_error() {
     let dir = scratch_dir("bad");
     let bad = dir.join("bad.txt");
@@ -345,6 +415,21 @@ fn bad_tuner_input_gets_an_error() {
             "two-seat",
         ),
         (vec!["tune", "data", "--games", "0"], "games"),
+        (
+            vec!["tune", "label", "--data", missing.to_str().expect("path")],
+            "missing.txt",
+        ),
+        (
+            vec![
+                "tune",
+                "label",
+                "--nodes",
+                "0",
+                "--data",
+                good.to_str().expect("path"),
+            ],
+            "nodes",
+        ),
         (
             vec![
                 "tune",
