@@ -350,6 +350,12 @@ impl Layout {
         let mut x = vec![0.0; self.len];
         x[..TEMPO_INDEX].copy_from_slice(&w.phase_scales);
         x[TEMPO_INDEX] = w.tempo_cp;
+        if w.board
+            .as_ref()
+            .is_some_and(|b| *b != super::weights::board_label(&v.geometry))
+        {
+            return x;
+        }
         for (kind, k) in v.kinds.iter().enumerate() {
             for (phase, name) in ["opening", "endgame"].iter().enumerate() {
                 let table = |family: &str| w.table(&format!("{family}.{}.{name}", k.letter));
@@ -400,10 +406,11 @@ impl Layout {
     }
 
     /// `w` with the phase scales, the tempo and the tables of `x` (this
-    /// layout's parameters for `v`): a table whose entries are all 0 is
-    /// left out, and the pawns', the royal kind's and the kinds that
-    /// cannot be passed pawns' tables that make no sense are not written.
+    /// layout's parameters for `v`), the tables marked as `v`'s board's:
+    /// a table whose entries are all 0 is left out, and the tables that
+    /// make no sense (a pawn's mobility, a king's pair) are not written.
     pub fn write_params(&self, v: &Variant, x: &[f64], w: &mut EvalWeights) {
+        w.board = Some(super::weights::board_label(&v.geometry));
         for (i, s) in w.phase_scales.iter_mut().enumerate() {
             *s = EvalWeights::round(x[i].clamp(0.0, 10.0));
         }
@@ -527,7 +534,11 @@ impl TableTerms {
 
     fn build(v: &Variant, w: &EvalWeights, always: bool) -> Option<TableTerms> {
         let has = |family: &str| w.tables.keys().any(|k| k.starts_with(family));
-        if !always && w.tables.is_empty() {
+        let elsewhere = w
+            .board
+            .as_ref()
+            .is_some_and(|b| *b != super::weights::board_label(&v.geometry));
+        if !always && (w.tables.is_empty() || elsewhere) {
             return None;
         }
         let layout = Layout::of(v);
@@ -718,6 +729,36 @@ mod tests {
                 assert_eq!(seen.len(), v.geometry.cell_count(), "{spec}");
             }
         }
+    }
+
+    #[test]
+    fn tables_are_used_on_their_board_only() {
+        // Chess's built-in tables name their board, so a weights file of
+        // chess loaded for the cube (64 cells too) brings its scalar
+        // weights there but not its tables; the labels of a few boards.
+        let chess = Variant::from_spec("chess").unwrap();
+        let cube = Variant::from_spec("cube").unwrap();
+        let w = EvalWeights::for_variant(&chess);
+        assert_eq!(w.board.as_deref(), Some("box 8x8"));
+        assert!(TableTerms::of(&chess, &w).is_some());
+        assert!(TableTerms::of(&Variant::from_spec("chess960:sp=0").unwrap(), &w).is_some());
+        assert!(TableTerms::of(&cube, &w).is_none());
+        let layout = Layout::of(&cube);
+        assert!(
+            layout.params_of(&cube, &w)[TEMPO_INDEX + 1..]
+                .iter()
+                .all(|&x| x == 0.0)
+        );
+        let label = |spec: &str| {
+            super::super::weights::board_label(&Variant::from_spec(spec).unwrap().geometry)
+        };
+        assert_eq!(label("cube"), "box 4x4x4");
+        assert_eq!(label("cylinder"), "box 8x8 wrap 1");
+        assert_eq!(label("diamond:n=3"), "diamond 8x8x8");
+        // Without a board the tables go wherever their lengths fit.
+        let mut anywhere = w.clone();
+        anywhere.board = None;
+        assert!(TableTerms::of(&cube, &anywhere).is_some());
     }
 
     #[test]

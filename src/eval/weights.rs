@@ -71,6 +71,36 @@ pub struct EvalWeights {
     /// by count and pair values, per kind and phase), by name; empty by
     /// default ([`super::tables`] says what each holds).
     pub tables: Arc<Tables>,
+    /// The board the tables were fitted on ([`board_label`]): they are
+    /// used on that board only (a chess table of 64 cells means nothing on
+    /// the 64 cells of the cube). `None`: on every board they fit.
+    pub board: Option<String>,
+}
+
+/// The name of a board for [`EvalWeights::board`]: its shape, its edge
+/// lengths and the axes that wrap, and for a listed shape its cell count
+/// ("box 8x8" for chess and Chess960, "box 8x8 wrap 1" for the cylinder,
+/// "box 4x4x4" for the cube, "diamond 8x8x8" for the 3-D diamond).
+pub fn board_label(g: &crate::board::geometry::Geometry) -> String {
+    use crate::board::geometry::Shape;
+    let shape = match g.shape() {
+        Shape::Box => "box",
+        Shape::Diamond => "diamond",
+        Shape::Listed => "listed",
+    };
+    let lens: Vec<String> = g.lens().iter().map(usize::to_string).collect();
+    let mut label = format!("{shape} {}", lens.join("x"));
+    let wraps: Vec<String> = (0..g.dims())
+        .filter(|&a| g.wraps()[a])
+        .map(|a| a.to_string())
+        .collect();
+    if !wraps.is_empty() {
+        label += &format!(" wrap {}", wraps.join(" "));
+    }
+    if g.shape() == Shape::Listed {
+        label += &format!(" cells {}", g.cell_count());
+    }
+    label
 }
 
 /// The evaluation's terms that a phase scale multiplies, in the order of
@@ -172,6 +202,7 @@ impl Default for EvalWeights {
             king_danger_square_cp: super::KING_DANGER_SQUARE_CP,
             phase_scales: [1.0; 2 * TERMS.len()],
             tables: Arc::new(Tables::new()),
+            board: None,
         }
     }
 }
@@ -385,6 +416,17 @@ impl EvalWeights {
                 });
             };
             let (name, value) = (name.trim(), value.trim());
+            if name == "board" {
+                if value.is_empty() || value.len() > 200 {
+                    return Err(WeightsError::BadTable {
+                        line,
+                        name: name.to_string(),
+                        message: "a board is named like 'box 8x8' (docs/engine.md)".into(),
+                    });
+                }
+                w.board = Some(value.to_string());
+                continue;
+            }
             if name.contains('.') {
                 let values = parse_table(line, name, value)?;
                 Arc::make_mut(&mut w.tables).insert(name.to_string(), values);
@@ -420,6 +462,9 @@ impl fmt::Display for EvalWeights {
             // tuner rounds its steps to six significant digits, so its
             // weights print short).
             writeln!(f, "{name} = {}", self.get(i))?;
+        }
+        if let Some(board) = &self.board {
+            writeln!(f, "board = {board}")?;
         }
         for (name, values) in self.tables.iter() {
             write!(f, "{name} =")?;
