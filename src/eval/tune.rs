@@ -136,6 +136,20 @@ impl Default for DataOptions {
     }
 }
 
+/// The labels are the first seat's expected points against the other
+/// one, so data and labels exist only for two-seat games; `what` names
+/// the job refused in the error.
+fn require_two_seats(v: &Variant, what: &str) -> Result<(), TuneError> {
+    if v.seat_count() == 2 {
+        return Ok(());
+    }
+    Err(TuneError::Variant(format!(
+        "{}: {what} two-seat games; this one has {} seats",
+        v.spec,
+        v.seat_count()
+    )))
+}
+
 /// Plays `opts.games` self-play games of `v` (in parallel) and returns
 /// their quiet positions labelled with the first seat's points: positions
 /// after the opening where no seat is in check and the step played next
@@ -147,13 +161,7 @@ pub fn generate(
     opts: &DataOptions,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<Sample>, TuneError> {
-    if v.seat_count() != 2 {
-        return Err(TuneError::Variant(format!(
-            "{}: the tuner labels positions of two-seat games; this one has {} seats",
-            v.spec,
-            v.seat_count()
-        )));
-    }
+    require_two_seats(v, "the tuner labels positions of")?;
     let done = std::sync::atomic::AtomicUsize::new(0);
     let per_game: Vec<Vec<Sample>> = (0..opts.games)
         .into_par_iter()
@@ -268,13 +276,7 @@ pub fn self_label(
 ) -> Result<Vec<Sample>, TuneError> {
     use crate::search::score::Score;
     use crate::search::{Engine, SearchControl};
-    if v.seat_count() != 2 {
-        return Err(TuneError::Variant(format!(
-            "{}: the labeller scores two-seat games; this one has {} seats",
-            v.spec,
-            v.seat_count()
-        )));
-    }
+    require_two_seats(v, "the labeller scores")?;
     let done = std::sync::atomic::AtomicUsize::new(0);
     let limits = Limits {
         nodes: Some(nodes),

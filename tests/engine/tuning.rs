@@ -19,6 +19,26 @@ fn ndchess(args: &[&str]) -> Output {
         .expect("the ndchess binary runs")
 }
 
+/// `tune data` of `games` self-play games at 400 nodes a move from
+/// `seed`, written to `out`: the small data set every test here starts
+/// from.
+fn tune_data(variant: &str, games: &str, seed: &str, out: &str) -> Output {
+    ndchess(&[
+        "tune",
+        "data",
+        "--variant",
+        variant,
+        "--games",
+        games,
+        "--nodes",
+        "400",
+        "--seed",
+        seed,
+        "--out",
+        out,
+    ])
+}
+
 fn scratch_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ndchess-tune-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("a scratch directory");
@@ -71,22 +91,7 @@ fn the_tuner_converges_and_lowers_the_loss_on_a_small_data_set() {
     let dir = scratch_dir("fit");
     let data = dir.join("data.txt");
     let data_s = data.to_str().expect("a UTF-8 path");
-    let make = |out: &str| {
-        ndchess(&[
-            "tune",
-            "data",
-            "--variant",
-            "chess",
-            "--games",
-            "12",
-            "--nodes",
-            "400",
-            "--seed",
-            "7",
-            "--out",
-            out,
-        ])
-    };
+    let make = |out: &str| tune_data("chess", "12", "7", out);
     let o = make(data_s);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(&data).expect("the data file");
@@ -161,20 +166,7 @@ fn a_stronger_engines_labels_feed_the_fit() {
     }
     let dir = scratch_dir("labels");
     let games = dir.join("games.txt");
-    let o = ndchess(&[
-        "tune",
-        "data",
-        "--variant",
-        "chess",
-        "--games",
-        "4",
-        "--nodes",
-        "400",
-        "--seed",
-        "9",
-        "--out",
-        games.to_str().expect("a UTF-8 path"),
-    ]);
+    let o = tune_data("chess", "4", "9", games.to_str().expect("a UTF-8 path"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("engines/label_positions.py");
     let o = Command::new("python3")
@@ -220,20 +212,7 @@ fn the_linear_fit_lowers_the_loss_and_writes_tables() {
     // reads back and evaluates.
     let dir = scratch_dir("linear");
     let data = dir.join("data.txt");
-    let o = ndchess(&[
-        "tune",
-        "data",
-        "--variant",
-        "chess",
-        "--games",
-        "12",
-        "--nodes",
-        "400",
-        "--seed",
-        "8",
-        "--out",
-        data.to_str().expect("a UTF-8 path"),
-    ]);
+    let o = tune_data("chess", "12", "8", data.to_str().expect("a UTF-8 path"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let weights = dir.join("weights.txt");
     let o = ndchess(&[
@@ -306,20 +285,7 @@ fn the_engines_own_search_labels_positions_of_any_board() {
     // 2), points from 0 to 1 and not all the same; the fit reads them.
     let dir = scratch_dir("self-label");
     let games = dir.join("games.txt");
-    let o = ndchess(&[
-        "tune",
-        "data",
-        "--variant",
-        "cube",
-        "--games",
-        "4",
-        "--nodes",
-        "400",
-        "--seed",
-        "5",
-        "--out",
-        games.to_str().expect("a UTF-8 path"),
-    ]);
+    let o = tune_data("cube", "4", "5", games.to_str().expect("a UTF-8 path"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let labelled = dir.join("labelled.txt");
     let o = ndchess(&[
