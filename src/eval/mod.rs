@@ -1062,6 +1062,9 @@ impl Evaluator {
         // Pass 2: the pieces' attacks; mobility counts the cells neither
         // held by the own seat nor attacked by a pawn that may capture
         // there.
+        // Per seat (one word): the cells its pawns attack (`.0`) and the
+        // cells any of its pieces attacks (`.1`).
+        let mut reach = [(0u64, 0u64); MAX_SEATS];
         if let Some(ow) = one_word {
             let zones = if cfg.king_safety {
                 v.seating
@@ -1070,7 +1073,6 @@ impl Evaluator {
             } else {
                 0
             };
-            let mut reach = [(0u64, 0u64); MAX_SEATS];
             let mobility_tables = tables.filter(|_| cfg.mobility);
             let counted = ow.count(pos, zones, &mut s.attacks, &mut reach, |p, kind, count| {
                 if let Some(t) = mobility_tables {
@@ -1201,6 +1203,47 @@ impl Evaluator {
                             threats[p] -= self.values[kind] * weight;
                         });
                     }
+                }
+            }
+        }
+        // Free passed pawns: every single step to an empty cell no enemy
+        // attacks (the attacks of pass 2: every cell's on the generic
+        // path, the reach sets on one word).
+        if let Some(t) = tables.filter(|t| !t.free.is_empty() && passed_on && need_attacks) {
+            for seat in v.seating.seats() {
+                let p = seat.index();
+                let enemies: u16 = v
+                    .seating
+                    .seats()
+                    .filter(|&q| v.seating.may_capture(q, seat))
+                    .fold(0, |m, q| m | 1 << q.index());
+                let attacked = |c: usize| {
+                    (0..seats).any(|q| {
+                        enemies >> q & 1 != 0
+                            && if one_word.is_some() {
+                                reach[q].1 >> c & 1 != 0
+                            } else {
+                                s.attacks[q * cells + c] > 0
+                            }
+                    })
+                };
+                let own = pos.seat_bits(seat);
+                for (kind, _) in v.kinds.iter().enumerate().filter(|(_, k)| k.pawn.is_some()) {
+                    let pushes = &v.pawn_tables[seat][kind].pushes;
+                    let enemy = &s.enemy_pawns;
+                    let tab_p = &mut tab[p];
+                    for_each_of_both(own, pos.kind_bits(kind), |c| {
+                        let steps = pushes.get(c);
+                        if !steps.is_empty()
+                            && passed(p, kind, c, enemy)
+                            && steps.chunks_exact(2).all(|pair| {
+                                let to = pair[0] as usize;
+                                board[to] == EMPTY && !attacked(to)
+                            })
+                        {
+                            Self::free_entry(t, p, kind, c, tab_p, sink);
+                        }
+                    });
                 }
             }
         }
@@ -1367,6 +1410,23 @@ impl Evaluator {
             if S::ON {
                 sink.entry(p, index);
             }
+        }
+    }
+
+    /// Seat `p`'s free passed pawn of `kind` on cell `c`: its free entry.
+    #[inline(always)]
+    fn free_entry<S: Sink>(
+        t: &TableTerms,
+        p: usize,
+        kind: usize,
+        c: usize,
+        tab: &mut [i32; 2],
+        sink: &mut S,
+    ) {
+        let cells = t.layout.cells;
+        Self::add(tab, t.free[(p * t.layout.kinds + kind) * cells + c]);
+        if S::ON {
+            sink.entry(p, t.layout.free_index(kind, t.views[p][c] as usize));
         }
     }
 
@@ -1941,5 +2001,86 @@ mod tests {
         let a = g.cell_at(&[0, 0, 0]).unwrap();
         let b = g.cell_at(&[3, 3, 3]).unwrap();
         assert_eq!(e.king_distance(a, b), 9);
+    }
+}
+
+#[cfg(test)]
+mod free_passer_tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::rules::notation::text::position_from_text;
+
+    /// Whether the first seat's pawn on `cell` uses its free entry in
+    /// `fen`, on the one-word path (`walk` false) or the generic walk.
+    fn free_entry_used(fen: &str, cell: &str, walk: bool) -> bool {
+        seat_free_entry_used(fen, 0, cell, walk)
+    }
+
+    /// Whether seat `seat` uses the free entry of the first seat's view
+    /// cell `view_cell` in `fen`.
+    fn seat_free_entry_used(fen: &str, seat: usize, view_cell: &str, walk: bool) -> bool {
+        let v = Arc::new(Variant::from_spec("chess").unwrap());
+        let mut e = Evaluator::for_tuning(&v, &EvalWeights::for_variant(&v));
+        if walk {
+            e.one_word = None;
+        }
+        let pos = position_from_text(&v, fen).unwrap();
+        let c = v.geometry.parse_cell(view_cell).unwrap();
+        let pawn = v.kinds.iter().position(|k| k.pawn.is_some()).unwrap();
+        let t = e.layout().expect("the tuning evaluator has every table");
+        let index = t.free_index(pawn, c);
+        let (_, entries) = e.features(&pos, &mut EvalScratch::default());
+        entries.contains(&(seat, index))
+    }
+
+    #[test]
+    fn a_passed_pawn_is_free_only_with_its_step_empty_and_unattacked() {
+        for walk in [false, true] {
+            // e5 passed, e6 empty, nothing black attacks e6: free.
+            assert!(free_entry_used(
+                "4k3/8/8/4P3/8/8/8/4K3 w - - 0 1",
+                "e5",
+                walk
+            ));
+            // A black knight on e6 blocks it.
+            assert!(!free_entry_used(
+                "4k3/8/4n3/4P3/8/8/8/4K3 w - - 0 1",
+                "e5",
+                walk
+            ));
+            // A black knight on g7 attacks e6.
+            assert!(!free_entry_used(
+                "4k3/6n1/8/4P3/8/8/8/4K3 w - - 0 1",
+                "e5",
+                walk
+            ));
+            // The black king on d7 attacks e6.
+            assert!(!free_entry_used(
+                "8/3k4/8/4P3/8/8/8/4K3 w - - 0 1",
+                "e5",
+                walk
+            ));
+            // A white piece on e6 blocks its own pawn too.
+            assert!(!free_entry_used(
+                "4k3/8/4N3/4P3/8/8/8/4K3 w - - 0 1",
+                "e5",
+                walk
+            ));
+            // Not passed (a black pawn on d7 guards e6's file neighbour):
+            // no free entry whatever its step.
+            assert!(!free_entry_used(
+                "4k3/3p4/8/4P3/8/8/8/4K3 w - - 0 1",
+                "e5",
+                walk
+            ));
+            // Black's passed pawn on d4 reads the entry of its image d5
+            // (the ranks reflected): free with d3 empty, not with a white
+            // knight on b2 attacking d3.
+            let black = "4k3/8/8/8/3p4/8/8/4K3 b - - 0 1";
+            assert!(seat_free_entry_used(black, 1, "d5", walk));
+            let attacked = "4k3/8/8/8/3p4/8/1N6/4K3 b - - 0 1";
+            assert!(!seat_free_entry_used(attacked, 1, "d5", walk));
+        }
     }
 }

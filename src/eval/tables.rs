@@ -23,7 +23,10 @@
 //! - `supported`: per cell, a piece of the kind (a pawn too) that an own
 //!   pawn defends there (outposts, pawn chains);
 //! - `race`: a passed pawn of the kind, by the enemy king's distance to
-//!   it less the own king's (from −[`RACE_RADIUS`] to +[`RACE_RADIUS`]).
+//!   it less the own king's (from −[`RACE_RADIUS`] to +[`RACE_RADIUS`]);
+//! - `free`: per cell, a passed pawn of the kind standing there whose
+//!   single steps all go to empty cells no enemy piece attacks (it can
+//!   advance unhindered), on top of its passed entry.
 //!
 //! Every table is written from the first seat's side; a seat's pieces
 //! read it through the lattice map that carries the seat's army onto the
@@ -243,6 +246,8 @@ pub struct Layout {
     pub supported: usize,
     /// First entry of the race tables: `(kind · RACE_LEN + i) · 2`.
     pub race: usize,
+    /// First entry of the free-passer tables, laid out as placement.
+    pub free: usize,
     /// Entries in all.
     pub len: usize,
 }
@@ -274,6 +279,9 @@ impl Layout {
             .and_then(|k| v.leap_table(k))
             .map_or(0, |t| (0..cells).map(|c| t.get(c).len()).max().unwrap_or(0))
             + 1;
+        let supported = shelter + shelter_len * 2;
+        let race = supported + kinds * cells * 2;
+        let free = race + kinds * RACE_LEN * 2;
         Layout {
             cells,
             kinds,
@@ -285,9 +293,10 @@ impl Layout {
             danger,
             shelter,
             shelter_len,
-            supported: shelter + shelter_len * 2,
-            race: shelter + shelter_len * 2 + kinds * cells * 2,
-            len: shelter + shelter_len * 2 + kinds * cells * 2 + kinds * RACE_LEN * 2,
+            supported,
+            race,
+            free,
+            len: free + kinds * cells * 2,
         }
     }
 
@@ -301,6 +310,12 @@ impl Layout {
     #[inline(always)]
     pub fn passed_index(&self, kind: usize, cell: usize) -> usize {
         self.passed + (kind * self.cells + cell) * 2
+    }
+
+    /// The free-passer entry of `kind` on `cell` (the first seat's view).
+    #[inline(always)]
+    pub fn free_index(&self, kind: usize, cell: usize) -> usize {
+        self.free + (kind * self.cells + cell) * 2
     }
 
     /// The mobility entry of `kind` attacking `count` cells (counts
@@ -367,6 +382,11 @@ impl Layout {
                 if let Some(t) = table("passed").filter(|t| t.len() == self.cells) {
                     for (c, &e) in t.iter().enumerate() {
                         x[self.passed_index(kind, c) + phase] = e;
+                    }
+                }
+                if let Some(t) = table("free").filter(|t| t.len() == self.cells) {
+                    for (c, &e) in t.iter().enumerate() {
+                        x[self.free_index(kind, c) + phase] = e;
                     }
                 }
                 if let Some(t) = table("mobility") {
@@ -438,6 +458,14 @@ impl Layout {
                     Vec::new()
                 };
                 put("passed", passed);
+                let free = if k.pawn.is_some() {
+                    (0..self.cells)
+                        .map(|c| cp(x[self.free_index(kind, c) + phase]))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                put("free", free);
                 let mobility = if k.pawn.is_none() && !k.royal {
                     (0..self.mobility_len[kind])
                         .map(|n| cp(x[self.mobility[kind] + n * 2 + phase]))
@@ -501,6 +529,8 @@ pub(crate) struct TableTerms {
     pub(crate) placement: Vec<[i32; 2]>,
     /// Laid out as `placement`; empty when no kind has a passed table.
     pub(crate) passed: Vec<[i32; 2]>,
+    /// Laid out as `placement`; empty when no kind has a free table.
+    pub(crate) free: Vec<[i32; 2]>,
     /// Per kind, by attacked cells; empty for a kind without a table.
     pub(crate) mobility: Vec<Vec<[i32; 2]>>,
     /// Per kind (0 for a kind without a table).
@@ -558,7 +588,7 @@ impl TableTerms {
             }
             t
         };
-        let (placement, passed, supported) = match &views {
+        let (placement, passed, supported, free) = match &views {
             Some(views) => {
                 let of = |family: &str, index: &dyn Fn(usize, usize) -> usize| {
                     if always || has(family) {
@@ -571,9 +601,10 @@ impl TableTerms {
                     of("placement.", &|k, c| layout.placement_index(k, c)),
                     of("passed.", &|k, c| layout.passed_index(k, c)),
                     of("supported.", &|k, c| layout.supported_index(k, c)),
+                    of("free.", &|k, c| layout.free_index(k, c)),
                 )
             }
-            None => (Vec::new(), Vec::new(), Vec::new()),
+            None => (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
         };
         let race = if always || has("race.") {
             (0..kinds)
@@ -636,6 +667,7 @@ impl TableTerms {
             && shelter.is_empty()
             && supported.is_empty()
             && race.is_empty()
+            && free.is_empty()
         {
             return None;
         }
@@ -644,6 +676,7 @@ impl TableTerms {
             views: views.unwrap_or_default(),
             placement,
             passed,
+            free,
             mobility,
             pair,
             any_pair,

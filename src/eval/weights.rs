@@ -126,9 +126,11 @@ pub type Tables = BTreeMap<String, Vec<f64>>;
 /// (`mobility`), a second piece of a kind's (`pair`, one number), and for
 /// the royal kind its danger by units of attack (`danger`) and its
 /// shelter by the own pawns around it (`shelter`), a piece's per cell
-/// where an own pawn defends it (`supported`), and a passed pawn's by
-/// how much nearer its own king is than the enemy's (`race`).
-pub const TABLE_FAMILIES: [&str; 8] = [
+/// where an own pawn defends it (`supported`), a passed pawn's by
+/// how much nearer its own king is than the enemy's (`race`), and a
+/// passed pawn's per cell where its way ahead is free (`free`: every cell
+/// of its single steps empty and attacked by no enemy piece).
+pub const TABLE_FAMILIES: [&str; 9] = [
     "placement",
     "passed",
     "mobility",
@@ -137,6 +139,7 @@ pub const TABLE_FAMILIES: [&str; 8] = [
     "shelter",
     "supported",
     "race",
+    "free",
 ];
 
 /// The largest magnitude of a table entry (centipawns).
