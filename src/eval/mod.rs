@@ -341,6 +341,9 @@ pub struct EvalScratch {
     enemy_pawns: Vec<u64>,
     /// The own pawns of one kind (bitboard words), for the structure.
     own_pawns: Vec<u64>,
+    /// The passed pawns pass 1 found, as (seat, kind, cell) in the order
+    /// it met them: the free-passer test asks only them.
+    passed: Vec<(usize, usize, usize)>,
     /// Every seat's pawns (bitboard words, seat after seat), then the
     /// pawns of one seat's enemies: for the open lines.
     line_pawns: Vec<u64>,
@@ -901,6 +904,7 @@ impl Evaluator {
         // Passed pawns: each seat's enemies' pawns.
         let words = pos.seat_bits(Seat::FIRST).len();
         let passed_on = cfg.pawn_progress && !self.passed_masks.is_empty();
+        s.passed.clear();
         if passed_on {
             s.enemy_pawns.clear();
             s.enemy_pawns.resize(seats * words, 0);
@@ -970,6 +974,7 @@ impl Evaluator {
                             let c = of_kind.trailing_zeros() as usize;
                             progress[p] += table[c];
                             if passed_on && passed(p, kind, c, &s.enemy_pawns) {
+                                s.passed.push((p, kind, c));
                                 progress[p] += bonus[c];
                                 if let Some(t) = tables {
                                     self.passed_entry(t, pos, p, kind, c, &mut tab[p], sink);
@@ -993,7 +998,16 @@ impl Evaluator {
                     }
                     if !t.placement.is_empty() {
                         for_each_of_both(own, of_kind, |c| {
-                            Self::placement_entry(t, p, kind, c, &mut tab[p], sink);
+                            Self::cell_entry(
+                                t,
+                                &t.placement,
+                                t.layout.placement,
+                                p,
+                                kind,
+                                c,
+                                &mut tab[p],
+                                sink,
+                            );
                         });
                     }
                 }
@@ -1018,12 +1032,14 @@ impl Evaluator {
                 let att = &mut s.attacks[..];
                 let pawn_mask = &mut s.pawn_mask;
                 let enemy = &s.enemy_pawns;
+                let passed_pawns = &mut s.passed;
                 let tab_p = &mut tab[p];
                 for_each_of_both(own, of_kind, |c| {
                     n += 1;
                     if cfg.pawn_progress {
                         progress[p] += table[c];
                         if passed_on && passed(p, kind, c, enemy) {
+                            passed_pawns.push((p, kind, c));
                             progress[p] += bonus[c];
                             if let Some(t) = tables {
                                 self.passed_entry(t, pos, p, kind, c, tab_p, sink);
@@ -1098,7 +1114,8 @@ impl Evaluator {
                         while set != 0 {
                             let c = set.trailing_zeros() as usize;
                             set &= set - 1;
-                            Self::supported_entry(t, p, kind, c, &mut tab[p], sink);
+                            let (table, first) = (&t.supported, t.layout.supported);
+                            Self::cell_entry(t, table, first, p, kind, c, &mut tab[p], sink);
                         }
                     }
                 }
@@ -1168,7 +1185,8 @@ impl Evaluator {
                         }
                         for_each_of_both(own, pos.kind_bits(kind), |c| {
                             if s.pawn_mask[c] >> p & 1 != 0 {
-                                Self::supported_entry(t, p, kind, c, &mut tab[p], sink);
+                                let (table, first) = (&t.supported, t.layout.supported);
+                                Self::cell_entry(t, table, first, p, kind, c, &mut tab[p], sink);
                             }
                         });
                     }
@@ -1206,44 +1224,30 @@ impl Evaluator {
                 }
             }
         }
-        // Free passed pawns: every single step to an empty cell no enemy
-        // attacks (the attacks of pass 2: every cell's on the generic
-        // path, the reach sets on one word).
-        if let Some(t) = tables.filter(|t| !t.free.is_empty() && passed_on && need_attacks) {
-            for seat in v.seating.seats() {
-                let p = seat.index();
-                let enemies: u16 = v
-                    .seating
-                    .seats()
-                    .filter(|&q| v.seating.may_capture(q, seat))
-                    .fold(0, |m, q| m | 1 << q.index());
-                let attacked = |c: usize| {
-                    (0..seats).any(|q| {
-                        enemies >> q & 1 != 0
+        // Free passed pawns (among those pass 1 found): every single step
+        // to an empty cell no enemy attacks (the attacks of pass 2: every
+        // cell's on the generic path, the reach sets on one word).
+        if let Some(t) = tables.filter(|t| !t.free.is_empty() && need_attacks) {
+            for &(p, kind, c) in &s.passed {
+                let seat = Seat::new(p);
+                let attacked = |to: usize| {
+                    v.seating.seats().any(|q| {
+                        v.seating.may_capture(q, seat)
                             && if one_word.is_some() {
-                                reach[q].1 >> c & 1 != 0
+                                reach[q.index()].1 >> to & 1 != 0
                             } else {
-                                s.attacks[q * cells + c] > 0
+                                s.attacks[q.index() * cells + to] > 0
                             }
                     })
                 };
-                let own = pos.seat_bits(seat);
-                for (kind, _) in v.kinds.iter().enumerate().filter(|(_, k)| k.pawn.is_some()) {
-                    let pushes = &v.pawn_tables[seat][kind].pushes;
-                    let enemy = &s.enemy_pawns;
-                    let tab_p = &mut tab[p];
-                    for_each_of_both(own, pos.kind_bits(kind), |c| {
-                        let steps = pushes.get(c);
-                        if !steps.is_empty()
-                            && passed(p, kind, c, enemy)
-                            && steps.chunks_exact(2).all(|pair| {
-                                let to = pair[0] as usize;
-                                board[to] == EMPTY && !attacked(to)
-                            })
-                        {
-                            Self::free_entry(t, p, kind, c, tab_p, sink);
-                        }
-                    });
+                let steps = v.pawn_tables[seat][kind].pushes.get(c);
+                if !steps.is_empty()
+                    && steps.chunks_exact(2).all(|pair| {
+                        let to = pair[0] as usize;
+                        board[to] == EMPTY && !attacked(to)
+                    })
+                {
+                    Self::cell_entry(t, &t.free, t.layout.free, p, kind, c, &mut tab[p], sink);
                 }
             }
         }
@@ -1338,7 +1342,8 @@ impl Evaluator {
         }
         if !t.placement.is_empty() {
             while set != 0 {
-                Self::placement_entry(t, p, kind, set.trailing_zeros() as usize, tab, sink);
+                let c = set.trailing_zeros() as usize;
+                Self::cell_entry(t, &t.placement, t.layout.placement, p, kind, c, tab, sink);
                 set &= set - 1;
             }
         }
@@ -1351,10 +1356,15 @@ impl Evaluator {
         tab[1] += e[1];
     }
 
-    /// Seat `p`'s piece of `kind` on cell `c`: its placement entry.
+    /// Seat `p`'s piece of `kind` on cell `c` in one of the families
+    /// indexed by cell (placement, passed, free, supported): `table` the
+    /// family's entries per seat, `first` its first entry in the layout.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn placement_entry<S: Sink>(
+    fn cell_entry<S: Sink>(
         t: &TableTerms,
+        table: &[[i32; 2]],
+        first: usize,
         p: usize,
         kind: usize,
         c: usize,
@@ -1362,9 +1372,9 @@ impl Evaluator {
         sink: &mut S,
     ) {
         let cells = t.layout.cells;
-        Self::add(tab, t.placement[(p * t.layout.kinds + kind) * cells + c]);
+        Self::add(tab, table[(p * t.layout.kinds + kind) * cells + c]);
         if S::ON {
-            sink.entry(p, t.layout.placement_index(kind, t.views[p][c] as usize));
+            sink.entry(p, first + (kind * cells + t.views[p][c] as usize) * 2);
         }
     }
 
@@ -1381,12 +1391,8 @@ impl Evaluator {
         tab: &mut [i32; 2],
         sink: &mut S,
     ) {
-        let cells = t.layout.cells;
         if !t.passed.is_empty() {
-            Self::add(tab, t.passed[(p * t.layout.kinds + kind) * cells + c]);
-            if S::ON {
-                sink.entry(p, t.layout.passed_index(kind, t.views[p][c] as usize));
-            }
+            Self::cell_entry(t, &t.passed, t.layout.passed, p, kind, c, tab, sink);
         }
         if t.race.is_empty() {
             return;
@@ -1410,41 +1416,6 @@ impl Evaluator {
             if S::ON {
                 sink.entry(p, index);
             }
-        }
-    }
-
-    /// Seat `p`'s free passed pawn of `kind` on cell `c`: its free entry.
-    #[inline(always)]
-    fn free_entry<S: Sink>(
-        t: &TableTerms,
-        p: usize,
-        kind: usize,
-        c: usize,
-        tab: &mut [i32; 2],
-        sink: &mut S,
-    ) {
-        let cells = t.layout.cells;
-        Self::add(tab, t.free[(p * t.layout.kinds + kind) * cells + c]);
-        if S::ON {
-            sink.entry(p, t.layout.free_index(kind, t.views[p][c] as usize));
-        }
-    }
-
-    /// Seat `p`'s piece of `kind` on cell `c` where an own pawn defends
-    /// it: its supported entry.
-    #[inline(always)]
-    fn supported_entry<S: Sink>(
-        t: &TableTerms,
-        p: usize,
-        kind: usize,
-        c: usize,
-        tab: &mut [i32; 2],
-        sink: &mut S,
-    ) {
-        let cells = t.layout.cells;
-        Self::add(tab, t.supported[(p * t.layout.kinds + kind) * cells + c]);
-        if S::ON {
-            sink.entry(p, t.layout.supported_index(kind, t.views[p][c] as usize));
         }
     }
 

@@ -42,7 +42,7 @@
 //! the measured terms are scaled the same way by their phase scales
 //! ([`super::weights::EvalWeights::phase_scales`]).
 
-use crate::board::piece::{piece, piece_kind, piece_seat};
+use crate::board::piece::{PieceKind, piece, piece_kind, piece_seat};
 use crate::board::seating::Seat;
 use crate::board::variant::Variant;
 
@@ -217,6 +217,10 @@ pub const RACE_RADIUS: i32 = 7;
 /// The length of a race table.
 pub const RACE_LEN: usize = 2 * RACE_RADIUS as usize + 1;
 
+/// A family of tables indexed by cell: its name, its first entry in the
+/// [`Layout`], and whether a kind has the table.
+type CellFamily = (&'static str, usize, fn(&PieceKind) -> bool);
+
 /// Where each parameter of the evaluation's linear part sits in one flat
 /// list (the tuner's view of [`TableTerms`] and the phase scales): per
 /// pair, the opening's entry first and the endgame's next.
@@ -300,6 +304,19 @@ impl Layout {
         }
     }
 
+    /// The families indexed by cell, laid out as placement (an entry at
+    /// `first + (kind · cells + cell) · 2`): each family's name, its
+    /// first entry, and which kinds have the table (a weights file holds
+    /// none for the others).
+    fn cell_families(&self) -> [CellFamily; 4] {
+        [
+            ("placement", self.placement, |_| true),
+            ("passed", self.passed, |k| k.pawn.is_some()),
+            ("free", self.free, |k| k.pawn.is_some()),
+            ("supported", self.supported, |k| !k.royal),
+        ]
+    }
+
     /// The placement entry of `kind` on `cell` (the first seat's view).
     #[inline(always)]
     pub fn placement_index(&self, kind: usize, cell: usize) -> usize {
@@ -374,19 +391,11 @@ impl Layout {
         for (kind, k) in v.kinds.iter().enumerate() {
             for (phase, name) in ["opening", "endgame"].iter().enumerate() {
                 let table = |family: &str| w.table(&format!("{family}.{}.{name}", k.letter));
-                if let Some(t) = table("placement").filter(|t| t.len() == self.cells) {
-                    for (c, &e) in t.iter().enumerate() {
-                        x[self.placement_index(kind, c) + phase] = e;
-                    }
-                }
-                if let Some(t) = table("passed").filter(|t| t.len() == self.cells) {
-                    for (c, &e) in t.iter().enumerate() {
-                        x[self.passed_index(kind, c) + phase] = e;
-                    }
-                }
-                if let Some(t) = table("free").filter(|t| t.len() == self.cells) {
-                    for (c, &e) in t.iter().enumerate() {
-                        x[self.free_index(kind, c) + phase] = e;
+                for (family, first, _) in self.cell_families() {
+                    if let Some(t) = table(family).filter(|t| t.len() == self.cells) {
+                        for (c, &e) in t.iter().enumerate() {
+                            x[first + (kind * self.cells + c) * 2 + phase] = e;
+                        }
                     }
                 }
                 if let Some(t) = table("mobility") {
@@ -396,11 +405,6 @@ impl Layout {
                 }
                 if let Some(t) = table("pair") {
                     x[self.pair_index(kind) + phase] = t[0];
-                }
-                if let Some(t) = table("supported").filter(|t| t.len() == self.cells) {
-                    for (c, &e) in t.iter().enumerate() {
-                        x[self.supported_index(kind, c) + phase] = e;
-                    }
                 }
                 if let Some(t) = table("race") {
                     for i in 0..RACE_LEN {
@@ -444,28 +448,16 @@ impl Layout {
                     let key = format!("{family}.{}.{name}", k.letter);
                     w.set_table(&key, if keep { values } else { Vec::new() });
                 };
-                put(
-                    "placement",
-                    (0..self.cells)
-                        .map(|c| cp(x[self.placement_index(kind, c) + phase]))
-                        .collect(),
-                );
-                let passed = if k.pawn.is_some() {
-                    (0..self.cells)
-                        .map(|c| cp(x[self.passed_index(kind, c) + phase]))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-                put("passed", passed);
-                let free = if k.pawn.is_some() {
-                    (0..self.cells)
-                        .map(|c| cp(x[self.free_index(kind, c) + phase]))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-                put("free", free);
+                for (family, first, has) in self.cell_families() {
+                    let values = if has(k) {
+                        (0..self.cells)
+                            .map(|c| cp(x[first + (kind * self.cells + c) * 2 + phase]))
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    put(family, values);
+                }
                 let mobility = if k.pawn.is_none() && !k.royal {
                     (0..self.mobility_len[kind])
                         .map(|n| cp(x[self.mobility[kind] + n * 2 + phase]))
@@ -494,14 +486,6 @@ impl Layout {
                 };
                 put("danger", danger);
                 put("shelter", shelter);
-                let supported = if k.royal {
-                    Vec::new()
-                } else {
-                    (0..self.cells)
-                        .map(|c| cp(x[self.supported_index(kind, c) + phase]))
-                        .collect()
-                };
-                put("supported", supported);
                 let race = if k.pawn.is_some() {
                     (0..RACE_LEN)
                         .map(|i| cp(x[self.race + (kind * RACE_LEN + i) * 2 + phase]))
