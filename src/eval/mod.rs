@@ -1050,9 +1050,18 @@ impl Evaluator {
                         return;
                     }
                     let att = &mut att[p * cells..(p + 1) * cells];
+                    let pawn_mask = &mut pawn_mask[..cells];
+                    // Every `t` visited comes from the variant's tables,
+                    // whose cells are below the cell count, the length of
+                    // `att` and `pawn_mask`.
                     let mut visit = |t: usize| {
-                        att[t] = att[t].saturating_add(1);
-                        pawn_mask[t] |= 1 << p;
+                        debug_assert!(t < cells, "a cell outside the board");
+                        // SAFETY: `t < cells` (above).
+                        unsafe {
+                            let a = att.get_unchecked_mut(t);
+                            *a = a.saturating_add(1);
+                            *pawn_mask.get_unchecked_mut(t) |= 1 << p;
+                        }
                     };
                     if simple {
                         for &t in captures.get(c) {
@@ -1130,7 +1139,7 @@ impl Evaluator {
                     .filter(|&q| v.seating.may_capture(q, seat))
                     .fold(0, |m, q| m | 1 << q.index());
                 let att = &mut s.attacks[p * cells..(p + 1) * cells];
-                let pawn_mask = &s.pawn_mask;
+                let pawn_mask = &s.pawn_mask[..cells];
                 let own = pos.seat_bits(seat);
                 for (kind, k) in v.kinds.iter().enumerate() {
                     if k.pawn.is_some() {
@@ -1144,12 +1153,21 @@ impl Evaluator {
                         // piece that is no pawn: its leaps, then its slides
                         // up to and including the first occupied cell.
                         let mut count = 0i32;
+                        // Every `t` visited comes from the variant's
+                        // tables, whose cells are below the cell count,
+                        // the length of `att`, `pawn_mask` and `board`.
                         let mut visit = |t: usize| {
-                            att[t] = att[t].saturating_add(1);
-                            let q = board[t];
-                            if (q == EMPTY || piece_seat(q) != seat) && pawn_mask[t] & enemies == 0
-                            {
-                                count += 1;
+                            debug_assert!(t < cells, "a cell outside the board");
+                            // SAFETY: `t < cells` (above).
+                            unsafe {
+                                let a = att.get_unchecked_mut(t);
+                                *a = a.saturating_add(1);
+                                let q = *board.get_unchecked(t);
+                                if (q == EMPTY || piece_seat(q) != seat)
+                                    && *pawn_mask.get_unchecked(t) & enemies == 0
+                                {
+                                    count += 1;
+                                }
                             }
                         };
                         if let Some(table) = leaps {
@@ -1160,7 +1178,8 @@ impl Evaluator {
                         for &r in rays.get(c) {
                             for &t in g.ray_cells(r) {
                                 visit(t as usize);
-                                if board[t as usize] != EMPTY {
+                                // SAFETY: as for `visit`.
+                                if unsafe { *board.get_unchecked(t as usize) } != EMPTY {
                                     break;
                                 }
                             }

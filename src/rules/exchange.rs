@@ -130,11 +130,16 @@ pub fn static_exchange(pos: &Position, values: &[i32], m: &Move) -> Option<i32> 
         // The side's pieces attacking the target, least valuable first.
         let mut takers: ArrayVec<(i32, Cell), MAX_TAKERS> = ArrayVec::new();
         let other = Seat::new(1 - side.index());
+        let cells = pos.board();
         let board = |c: Cell| {
             if gone.contains(&c) {
                 EMPTY
             } else {
-                pos.piece_at(c)
+                debug_assert!(c < cells.len(), "a cell outside the board");
+                // SAFETY: the attack routine reads only cells of the
+                // variant's tables, below the cell count, the length of
+                // every board of the variant.
+                unsafe { *cells.get_unchecked(c) }
             }
         };
         let _ = attacks::for_each_attacker(

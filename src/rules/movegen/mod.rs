@@ -218,7 +218,15 @@ impl MoveGen {
             Some(FastTables::One(t)) => t.attacked_by_checkers(pos, cell, king_owner),
             Some(FastTables::Two(t)) => t.attacked_by_checkers(pos, cell, king_owner),
             None => {
-                attacks::attacked_by_checkers(pos.variant(), cell, king_owner, |c| pos.piece_at(c))
+                let board = pos.board();
+                debug_assert_eq!(board.len(), pos.variant().geometry.cell_count());
+                attacks::attacked_by_checkers(pos.variant(), cell, king_owner, |c| {
+                    debug_assert!(c < board.len(), "a cell outside the board");
+                    // SAFETY: the attack routine reads only cells of the
+                    // variant's tables, all below the cell count, the
+                    // length of every board of the variant.
+                    unsafe { *board.get_unchecked(c) }
+                })
             }
         }
     }
