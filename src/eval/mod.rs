@@ -51,7 +51,7 @@ use crate::board::piece::{EMPTY, NO_CELL, piece, piece_kind, piece_seat};
 use crate::board::seating::{MAX_SEATS, Seat};
 use crate::board::variant::Variant;
 use crate::rules::attacks;
-use crate::rules::position::Position;
+use crate::rules::position::{Position, TableBoard};
 use crate::theory::mobility;
 
 mod one_word;
@@ -1140,6 +1140,7 @@ impl Evaluator {
                     .fold(0, |m, q| m | 1 << q.index());
                 let att = &mut s.attacks[p * cells..(p + 1) * cells];
                 let pawn_mask = &s.pawn_mask[..cells];
+                let table_board = TableBoard::of(pos);
                 let own = pos.seat_bits(seat);
                 for (kind, k) in v.kinds.iter().enumerate() {
                     if k.pawn.is_some() {
@@ -1155,14 +1156,14 @@ impl Evaluator {
                         let mut count = 0i32;
                         // Every `t` visited comes from the variant's
                         // tables, whose cells are below the cell count,
-                        // the length of `att`, `pawn_mask` and `board`.
+                        // the length of `att` and `pawn_mask`.
                         let mut visit = |t: usize| {
                             debug_assert!(t < cells, "a cell outside the board");
+                            let q = table_board.at(t);
                             // SAFETY: `t < cells` (above).
                             unsafe {
                                 let a = att.get_unchecked_mut(t);
                                 *a = a.saturating_add(1);
-                                let q = *board.get_unchecked(t);
                                 if (q == EMPTY || piece_seat(q) != seat)
                                     && *pawn_mask.get_unchecked(t) & enemies == 0
                                 {
@@ -1178,8 +1179,7 @@ impl Evaluator {
                         for &r in rays.get(c) {
                             for &t in g.ray_cells(r) {
                                 visit(t as usize);
-                                // SAFETY: as for `visit`.
-                                if unsafe { *board.get_unchecked(t as usize) } != EMPTY {
+                                if table_board.at(t as usize) != EMPTY {
                                     break;
                                 }
                             }

@@ -11,9 +11,9 @@
 //! board that differs from a position's in a few cells without copying
 //! it; it is called only with cells of the variant's tables (leap, pawn
 //! and ray cells), all below the cell count, so the search's callers may
-//! read the board without bounds checks. The 64-cell bitboard generator
-//! answers the same question its own
-//! way (`movegen::fast64`), verified against this one by the tests.
+//! read the board without bounds checks (`position::TableBoard`). The
+//! 64-cell bitboard generator answers the same question its own way
+//! (`movegen::fast64`), verified against this one by the tests.
 
 use std::ops::ControlFlow;
 

@@ -18,7 +18,7 @@ use crate::board::piece::{EMPTY, Piece, piece_kind, piece_seat};
 use crate::board::seating::Seat;
 use crate::rules::attacks;
 use crate::rules::moves::{Move, MoveKind};
-use crate::rules::position::Position;
+use crate::rules::position::{Position, TableBoard};
 
 /// A king's worth in an exchange: more than any material, so that a king
 /// takes last and only where nothing can take it back.
@@ -130,16 +130,13 @@ pub fn static_exchange(pos: &Position, values: &[i32], m: &Move) -> Option<i32> 
         // The side's pieces attacking the target, least valuable first.
         let mut takers: ArrayVec<(i32, Cell), MAX_TAKERS> = ArrayVec::new();
         let other = Seat::new(1 - side.index());
-        let cells = pos.board();
+        // The attack routine reads only cells of the variant's tables.
+        let cells = TableBoard::of(pos);
         let board = |c: Cell| {
             if gone.contains(&c) {
                 EMPTY
             } else {
-                debug_assert!(c < cells.len(), "a cell outside the board");
-                // SAFETY: the attack routine reads only cells of the
-                // variant's tables, below the cell count, the length of
-                // every board of the variant.
-                unsafe { *cells.get_unchecked(c) }
+                cells.at(c)
             }
         };
         let _ = attacks::for_each_attacker(

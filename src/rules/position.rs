@@ -291,6 +291,33 @@ pub struct Position {
     history: Vec<u64>,
 }
 
+/// A position's board read without bounds checks, for the hot loops
+/// whose cells all come from the variant's tables (rays, leaps, pawn
+/// steps: the generator, the attack routine's callers, the evaluation's
+/// attack counting), which hold only cells below the geometry's cell
+/// count, the length of every board of the variant ([`Position::board`]).
+/// Debug builds check each read.
+#[derive(Clone, Copy)]
+pub(crate) struct TableBoard<'a>(&'a [Piece]);
+
+impl<'a> TableBoard<'a> {
+    #[inline(always)]
+    pub(crate) fn of(pos: &'a Position) -> TableBoard<'a> {
+        let board = pos.board();
+        debug_assert_eq!(board.len(), pos.variant().geometry.cell_count());
+        TableBoard(board)
+    }
+
+    /// The piece on `cell` (a cell of the variant's tables).
+    #[inline(always)]
+    pub(crate) fn at(self, cell: Cell) -> Piece {
+        debug_assert!(cell < self.0.len(), "a cell outside the board");
+        // SAFETY: `cell` comes from the variant's tables, whose cells are
+        // all below the cell count, the board's length (see above).
+        unsafe { *self.0.get_unchecked(cell) }
+    }
+}
+
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let g = &self.variant.geometry;

@@ -10,7 +10,7 @@ use crate::board::seating::Seat;
 use crate::board::variant::Variant;
 use crate::rules::attacks;
 use crate::rules::moves::Move;
-use crate::rules::position::Position;
+use crate::rules::position::{Position, TableBoard};
 
 use super::legal::{Backend, PawnRules, push_en_passant};
 use super::{GenType, MoveSink};
@@ -139,32 +139,6 @@ impl Scratch {
     }
 }
 
-/// A position's board read without bounds checks: every cell the
-/// generator reads comes from the variant's tables (rays, leaps, pawn
-/// steps), which hold only cells below the geometry's cell count, the
-/// length of every board of the variant (`Position::board`). Debug builds
-/// check each read.
-#[derive(Clone, Copy)]
-struct Board<'a>(&'a [Piece]);
-
-impl<'a> Board<'a> {
-    #[inline(always)]
-    fn of(pos: &'a Position) -> Board<'a> {
-        let board = pos.board();
-        debug_assert_eq!(board.len(), pos.variant().geometry.cell_count());
-        Board(board)
-    }
-
-    /// The piece on `cell` (a cell of the variant's tables).
-    #[inline(always)]
-    fn at(self, cell: Cell) -> Piece {
-        debug_assert!(cell < self.0.len(), "a cell outside the board");
-        // SAFETY: `cell` comes from the variant's tables, whose cells are
-        // all below the cell count, the board's length (see above).
-        unsafe { *self.0.get_unchecked(cell) }
-    }
-}
-
 /// The restriction of one piece's destinations.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RayMask {
@@ -178,7 +152,7 @@ pub(crate) struct RayMask {
 pub(crate) struct Rays<'a> {
     pos: &'a Position,
     v: &'a Variant,
-    board: Board<'a>,
+    board: TableBoard<'a>,
     /// Which piece codes we may capture (the variant's row for `us`).
     capturable: &'a [bool; 256],
     us: Seat,
@@ -230,7 +204,7 @@ impl<'a> Rays<'a> {
             checkers: v.checks_row(us),
             pos,
             v,
-            board: Board::of(pos),
+            board: TableBoard::of(pos),
             capturable: v.capturable_row(us),
             us,
             s,

@@ -27,7 +27,7 @@ use crate::board::geometry::Cell;
 use crate::board::seating::{Seat, SeatSet, Turn};
 use crate::board::variant::Variant;
 use crate::rules::moves::{Move, MoveKind};
-use crate::rules::position::Position;
+use crate::rules::position::{Position, TableBoard};
 use crate::rules::{attacks, exchange};
 
 pub use generic::Scratch;
@@ -218,15 +218,8 @@ impl MoveGen {
             Some(FastTables::One(t)) => t.attacked_by_checkers(pos, cell, king_owner),
             Some(FastTables::Two(t)) => t.attacked_by_checkers(pos, cell, king_owner),
             None => {
-                let board = pos.board();
-                debug_assert_eq!(board.len(), pos.variant().geometry.cell_count());
-                attacks::attacked_by_checkers(pos.variant(), cell, king_owner, |c| {
-                    debug_assert!(c < board.len(), "a cell outside the board");
-                    // SAFETY: the attack routine reads only cells of the
-                    // variant's tables, all below the cell count, the
-                    // length of every board of the variant.
-                    unsafe { *board.get_unchecked(c) }
-                })
+                let board = TableBoard::of(pos);
+                attacks::attacked_by_checkers(pos.variant(), cell, king_owner, |c| board.at(c))
             }
         }
     }
