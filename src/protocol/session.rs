@@ -18,6 +18,7 @@ use crate::rules::notation::MoveError;
 use crate::rules::notation::joint;
 use crate::rules::notation::variant_file::{self, FileError};
 use crate::rules::position::{Position, PositionError};
+use crate::search::SingularExtensions;
 use crate::search::multi::MultiAlgorithm;
 use crate::search::{EngineOptions, Limits};
 
@@ -60,6 +61,8 @@ pub mod names {
     pub const SYNCHRONOUS_BASE: &str = "SynchronousBase";
     /// The search of multi-party games: paranoid, brs or maxn.
     pub const MULTI_SEARCH: &str = "MultiSearch";
+    /// Where the search extends singular moves: auto, on or off.
+    pub const SINGULAR_EXTENSIONS: &str = "SingularExtensions";
 }
 
 /// Limits of the options that cost memory or threads; the binary uses the
@@ -110,6 +113,8 @@ pub struct Settings {
     pub synchronous_base: String,
     /// `MultiSearch`: the search of multi-party games.
     pub multi_search: String,
+    /// `SingularExtensions`: where singular moves are extended.
+    pub singular_extensions: String,
     /// The variant parameter options, one per [`registry::PARAMS`] entry
     /// in that order: the parameter's value as a spec writes it, or `None`
     /// for "not set" (the family's default: `auto`, or a random start).
@@ -282,6 +287,16 @@ pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
             kind: OptionKind::Combo {
                 default: MultiAlgorithm::DEFAULT.name().to_string(),
                 vars: MultiAlgorithm::ALL
+                    .iter()
+                    .map(|a| a.name().to_string())
+                    .collect(),
+            },
+        },
+        OptionSpec {
+            name: SINGULAR_EXTENSIONS,
+            kind: OptionKind::Combo {
+                default: SingularExtensions::Auto.name().to_string(),
+                vars: SingularExtensions::ALL
                     .iter()
                     .map(|a| a.name().to_string())
                     .collect(),
@@ -460,6 +475,7 @@ impl Session {
             seat: SEATS[0].into(),
             synchronous_base: DEFAULT_FAMILY.into(),
             multi_search: MultiAlgorithm::DEFAULT.name().into(),
+            singular_extensions: SingularExtensions::Auto.name().into(),
             params: registry::PARAMS
                 .iter()
                 .map(|&p| {
@@ -637,6 +653,14 @@ impl Session {
                     .expect("invariant: the combo's values are the algorithms' names");
                 self.settings.multi_search = w;
                 self.host.configure(move |e| e.set_multi_algorithm(a));
+                return Ok(OptionEffect::Other);
+            }
+            SINGULAR_EXTENSIONS => {
+                let w = word(&v);
+                let a = SingularExtensions::parse(&w)
+                    .expect("invariant: the combo's values are the settings' names");
+                self.settings.singular_extensions = w;
+                self.host.configure(move |e| e.set_singular_extensions(a));
                 return Ok(OptionEffect::Other);
             }
             other => {

@@ -80,6 +80,61 @@ impl Default for EngineOptions {
     }
 }
 
+/// Where the search extends singular moves (`SingularExtensions`).
+///
+/// The extension changes the whole tree, and what it is worth differs by
+/// board: measured at equal nodes (docs/performance.md, "Singular
+/// extensions"), it wins in chess and does not lose on the cube, while on
+/// the 3-D diamond a thousand games left it undecided. `Auto` switches it
+/// on where the measurements accepted it; `On` and `Off` are for testing
+/// it anywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SingularExtensions {
+    /// On for the variants listed in [`SingularExtensions::MEASURED`].
+    #[default]
+    Auto,
+    /// On for every variant.
+    On,
+    /// Off for every variant.
+    Off,
+}
+
+impl SingularExtensions {
+    /// The variants whose SPRTs accepted the extension.
+    pub const MEASURED: [&'static str; 3] = ["chess", "chess960", "cube"];
+    /// Every setting, as the option names it.
+    pub const ALL: [SingularExtensions; 3] = [
+        SingularExtensions::Auto,
+        SingularExtensions::On,
+        SingularExtensions::Off,
+    ];
+
+    /// The option's name of the setting.
+    pub fn name(self) -> &'static str {
+        match self {
+            SingularExtensions::Auto => "auto",
+            SingularExtensions::On => "on",
+            SingularExtensions::Off => "off",
+        }
+    }
+
+    /// The setting the option's value names (any case).
+    pub fn parse(s: &str) -> Option<SingularExtensions> {
+        Self::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
+    }
+
+    /// Whether the search of variant `v` extends singular moves.
+    pub fn applies(self, v: &Variant) -> bool {
+        match self {
+            SingularExtensions::Auto => Self::MEASURED.contains(&v.name.as_str()),
+            SingularExtensions::On => true,
+            SingularExtensions::Off => false,
+        }
+    }
+}
+
 /// The engine: shared table, threads, evaluation tables per variant.
 pub struct Engine {
     options: EngineOptions,
@@ -101,6 +156,8 @@ pub struct Engine {
     multi_workers: Vec<multi::MultiWorker>,
     /// Which search decides multi-party games.
     multi_algorithm: multi::MultiAlgorithm,
+    /// Where singular moves are extended.
+    singular: SingularExtensions,
 }
 
 impl std::fmt::Debug for Engine {
@@ -137,7 +194,13 @@ impl Engine {
             sim_strategy: simultaneous::Strategy::Equilibrium,
             multi_workers: Vec::new(),
             multi_algorithm: multi::MultiAlgorithm::DEFAULT,
+            singular: SingularExtensions::Auto,
         }
+    }
+
+    /// Chooses where singular moves are extended.
+    pub fn set_singular_extensions(&mut self, s: SingularExtensions) {
+        self.singular = s;
     }
 
     /// Seeds the sampled decisions of simultaneous turns (reproducible
@@ -502,6 +565,7 @@ impl Engine {
             w.prepare(pos, &legal);
             w.hunt_allowed = hunt_allowed && w.id == 0;
             w.exhaustive = limits.mate.is_some();
+            w.singular = self.singular.applies(&v);
         }
         let (main_worker, helpers) = self
             .workers

@@ -30,7 +30,7 @@ use super::score::{
     stalemated_in,
 };
 use super::time::TimeManager;
-use super::tt::{MoveCode, NO_EVAL, TranspositionTable};
+use super::tt::{MoveCode, NO_EVAL, TranspositionTable, TtEntry};
 
 /// Depth the normal search reaches before a mate hunt starts (the depth
 /// at which root moves are checked to keep the stalemate win).
@@ -111,6 +111,13 @@ pub(crate) struct Worker {
     /// exactly what they cut. Results go to a separate part of the table,
     /// so that pruned results of earlier searches are never read as proof.
     pub exhaustive: bool,
+    /// Whether the table's move is extended when it is singular (see
+    /// [`Worker::singular_extension`]); chosen per variant by
+    /// [`super::SingularExtensions`].
+    pub singular: bool,
+    /// Per ply: the move a singular test leaves out (the node is searched
+    /// again without it; its results are kept apart in the table).
+    excluded: Vec<Option<MoveCode>>,
     /// The stalemate-win score banked before a hunt.
     banked: i32,
     root_depth: i32,
@@ -121,6 +128,28 @@ pub(crate) struct Worker {
     lmr: Vec<[u8; 64]>,
     /// Variant the tables are sized for.
     shape: (usize, usize, usize),
+}
+
+/// The shallowest node the singular test is made at.
+const SINGULAR_DEPTH: i32 = 6;
+
+/// What the singular test found.
+enum Singular {
+    /// The table's move is singular: search it a ply deeper.
+    Extend,
+    /// Nothing to change.
+    Keep,
+    /// The node's value (two moves beat beta, or the search stopped).
+    Cut(i32),
+}
+
+/// The key change of a node searched without move `c` (a singular test).
+fn excluded_key(c: MoveCode) -> u64 {
+    let x = (c.from as u64)
+        | (c.to as u64) << 16
+        | (c.promotion as u64) << 32
+        | (c.castle as u64) << 40;
+    (x ^ 0x3C6E_F372_FE94_F82B).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1
 }
 
 fn lmr_table() -> Vec<[u8; 64]> {
@@ -162,6 +191,8 @@ impl Worker {
             hunt: false,
             hunt_allowed: false,
             exhaustive: false,
+            singular: false,
+            excluded: vec![None; MAX_PLY + 2],
             banked: 0,
             root_depth: 0,
             root_player: Seat::FIRST,
@@ -188,6 +219,7 @@ impl Worker {
         self.hunt = false;
         self.hunt_allowed = false;
         self.exhaustive = false;
+        self.excluded.iter_mut().for_each(|e| *e = None);
         self.nodes = 0;
         self.seldepth = 0;
         self.completed_depth = 0;
@@ -583,8 +615,13 @@ impl Worker {
         if let Some(v) = self.probe_tables(sh, ply) {
             return v;
         }
-        let hash = self.tt_key();
-        let tte = sh.tt.probe(hash);
+        // A singular test's search of this node without the table's move
+        // keeps its results apart from the node's own.
+        let hash = match self.excluded[ply] {
+            None => self.tt_key(),
+            Some(c) => self.tt_key() ^ excluded_key(c),
+        };
+        let mut tte = sh.tt.probe(hash);
         let tt_move = tte.and_then(|e| e.mv);
         if let Some(e) = tte
             && !pv_node
@@ -676,9 +713,21 @@ impl Worker {
             if self.stopped {
                 return 0;
             }
-            tt_move = sh.tt.probe(hash).and_then(|e| e.mv);
+            tte = sh.tt.probe(hash);
+            tt_move = tte.and_then(|e| e.mv);
             self.pv[ply].clear();
         }
+
+        let singular_move = match (tt_move, tte) {
+            (Some(code), Some(e)) if prune && e.mv == Some(code) => {
+                match self.singular_extension(sh, main, code, e, beta, depth, ply, cut_node) {
+                    Singular::Extend => Some(code),
+                    Singular::Keep => None,
+                    Singular::Cut(v) => return v,
+                }
+            }
+            _ => None,
+        };
 
         let mut list = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
@@ -717,6 +766,9 @@ impl Worker {
         for i in 0..list.len() {
             ordering::pick(&mut list, &mut scores, i, &mut self.sort_buf);
             let m = list[i];
+            if self.excluded[ply].is_some_and(|c| c.matches(&m)) {
+                continue;
+            }
             let (capture, killer) = {
                 let pos = self.pos.as_ref().expect("invariant: position set");
                 (is_capture(pos, &m), self.heuristics.is_killer(ply, &m))
@@ -783,7 +835,8 @@ impl Worker {
                 continue;
             }
             let flip = self.flips(us);
-            let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let singular = singular_move.is_some_and(|c| c.matches(&m));
+            let ext = i32::from((gives_check || singular) && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + ext;
             let v = if searched == 0 {
                 self.child(
@@ -897,6 +950,11 @@ impl Worker {
         self.moves[ply] = list;
         self.scores[ply] = scores;
         self.quiets[ply] = quiets;
+        if searched == 0 && self.excluded[ply].is_some() {
+            // The table's move was the only move: no other reaches the
+            // singular test's bound.
+            return alpha;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_orig {
@@ -914,6 +972,77 @@ impl Worker {
             eval_store,
         );
         best
+    }
+
+    /// The singular test (Anantharaman, Campbell, Marsland 1990, in the
+    /// cheap form of today's engines): where the table holds a lower
+    /// bound `s` for its move from a search nearly as deep as this one,
+    /// the node is searched at half depth without that move against
+    /// `s − 2·depth`. If no other move reaches it, the table's move is
+    /// the only good one and is searched a ply deeper
+    /// ([`Singular::Extend`]); if another does and that bound is at or
+    /// above beta, two moves beat beta and the node fails high at once
+    /// (multi-cut, [`Singular::Cut`]).
+    ///
+    /// Not where a side has only its king left: there the mating net, not
+    /// one move, decides, and the extended defences push mates the tables'
+    /// test asks for past the horizon (docs/performance.md).
+    #[allow(clippy::too_many_arguments)]
+    fn singular_extension(
+        &mut self,
+        sh: &Shared,
+        main: &mut Option<&mut MainDuties>,
+        code: MoveCode,
+        e: TtEntry,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Singular {
+        if !self.singular
+            || depth < SINGULAR_DEPTH
+            || self.excluded[ply].is_some()
+            || e.bound == Bound::Upper
+            || e.depth < depth - 3
+        {
+            return Singular::Keep;
+        }
+        let s = score::from_tt(e.score, ply);
+        if s.abs() >= EVAL_LIMIT || self.any_bare_king() {
+            return Singular::Keep;
+        }
+        let bound = s - 2 * depth;
+        self.excluded[ply] = Some(code);
+        let v = self.search(
+            sh,
+            main,
+            bound - 1,
+            bound,
+            depth / 2,
+            ply,
+            false,
+            cut_node,
+            false,
+        );
+        self.excluded[ply] = None;
+        if self.stopped {
+            Singular::Cut(0)
+        } else if v < bound {
+            Singular::Extend
+        } else if bound >= beta {
+            Singular::Cut(bound)
+        } else {
+            Singular::Keep
+        }
+    }
+
+    /// Whether some seat has nothing but its king.
+    fn any_bare_king(&self) -> bool {
+        let pos = self.pos.as_ref().expect("invariant: position set");
+        pos.variant()
+            .seating
+            .seats()
+            .any(|q| pos.seat_bits(q).iter().map(|w| w.count_ones()).sum::<u32>() == 1)
     }
 
     #[allow(clippy::too_many_arguments)]
