@@ -702,3 +702,29 @@ fn extend_with_table(root: &Position, pv: &mut Vec<Move>, tb: &Tablebases) {
         p.make(m);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SingularExtensions;
+    use crate::board::registry::build;
+
+    #[test]
+    fn singular_extensions_are_on_by_default_only_where_measured() {
+        let on = |s: SingularExtensions, spec: &str| {
+            s.applies(&build(spec).expect("invariant: a registered variant"))
+        };
+        for spec in ["chess", "chess960:sp=518", "cube"] {
+            assert!(on(SingularExtensions::Auto, spec), "{spec}");
+            assert!(!on(SingularExtensions::Off, spec), "{spec}");
+        }
+        for spec in ["diamond:n=3", "diamond:n=4", "torus", "cylinder"] {
+            assert!(!on(SingularExtensions::Auto, spec), "{spec}");
+            assert!(on(SingularExtensions::On, spec), "{spec}");
+        }
+        assert_eq!(
+            SingularExtensions::parse(" ON "),
+            Some(SingularExtensions::On)
+        );
+        assert_eq!(SingularExtensions::parse("sometimes"), None);
+    }
+}
