@@ -135,6 +135,14 @@ impl Settings {
 /// below the smallest for a spin, `auto` for a combo.
 const NOT_SET_WORD: &str = "auto";
 
+/// A combo option: its default and its words.
+fn combo<'a>(default: &str, vars: impl IntoIterator<Item = &'a str>) -> OptionKind {
+    OptionKind::Combo {
+        default: default.to_string(),
+        vars: vars.into_iter().map(str::to_string).collect(),
+    }
+}
+
 /// The option that sets parameter `p`.
 fn param_option(p: &'static Param) -> OptionSpec {
     let kind = match (p.kind, p.default) {
@@ -148,10 +156,7 @@ fn param_option(p: &'static Param) -> OptionSpec {
             min: min - 1,
             max,
         },
-        (ParamKind::Choice(words), ParamDefault::Value(v)) => OptionKind::Combo {
-            default: v.to_string(),
-            vars: words.iter().map(|w| w.to_string()).collect(),
-        },
+        (ParamKind::Choice(words), ParamDefault::Value(v)) => combo(v, words.iter().copied()),
         (ParamKind::Choice(words), _) => OptionKind::Combo {
             default: NOT_SET_WORD.to_string(),
             vars: std::iter::once(NOT_SET_WORD)
@@ -266,10 +271,7 @@ pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
         },
         OptionSpec {
             name: SEAT,
-            kind: OptionKind::Combo {
-                default: SEATS[0].to_string(),
-                vars: SEATS.iter().map(|s| s.to_string()).collect(),
-            },
+            kind: combo(SEATS[0], SEATS.iter().copied()),
         },
         OptionSpec {
             name: SYNCHRONOUS_BASE,
@@ -284,23 +286,17 @@ pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
         },
         OptionSpec {
             name: MULTI_SEARCH,
-            kind: OptionKind::Combo {
-                default: MultiAlgorithm::DEFAULT.name().to_string(),
-                vars: MultiAlgorithm::ALL
-                    .iter()
-                    .map(|a| a.name().to_string())
-                    .collect(),
-            },
+            kind: combo(
+                MultiAlgorithm::DEFAULT.name(),
+                MultiAlgorithm::ALL.iter().map(|a| a.name()),
+            ),
         },
         OptionSpec {
             name: SINGULAR_EXTENSIONS,
-            kind: OptionKind::Combo {
-                default: SingularExtensions::Auto.name().to_string(),
-                vars: SingularExtensions::ALL
-                    .iter()
-                    .map(|a| a.name().to_string())
-                    .collect(),
-            },
+            kind: combo(
+                SingularExtensions::Auto.name(),
+                SingularExtensions::ALL.iter().map(|a| a.name()),
+            ),
         },
     ];
     table.extend(registry::PARAMS.iter().map(|p| param_option(p)));

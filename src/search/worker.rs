@@ -219,7 +219,6 @@ impl Worker {
         self.hunt = false;
         self.hunt_allowed = false;
         self.exhaustive = false;
-        self.excluded.iter_mut().for_each(|e| *e = None);
         self.nodes = 0;
         self.seldepth = 0;
         self.completed_depth = 0;
@@ -718,15 +717,14 @@ impl Worker {
             self.pv[ply].clear();
         }
 
-        let singular_move = match (tt_move, tte) {
-            (Some(code), Some(e)) if prune && e.mv == Some(code) => {
-                match self.singular_extension(sh, main, code, e, beta, depth, ply, cut_node) {
-                    Singular::Extend => Some(code),
-                    Singular::Keep => None,
-                    Singular::Cut(v) => return v,
-                }
-            }
-            _ => None,
+        // (`tt_move` is the entry's move: both come from one probe.)
+        let singular_move = match tte.filter(|_| prune) {
+            Some(e) => match self.singular_extension(sh, main, e, beta, depth, ply, cut_node) {
+                Singular::Extend => e.mv,
+                Singular::Keep => None,
+                Singular::Cut(v) => return v,
+            },
+            None => None,
         };
 
         let mut list = std::mem::take(&mut self.moves[ply]);
@@ -805,13 +803,8 @@ impl Worker {
                 };
                 // Against a bare king material is not what decides (the
                 // mating net is): no pruning there.
-                let bare = || {
-                    pos.variant().seating.seats().any(|q| {
-                        q != us && pos.seat_bits(q).iter().map(|w| w.count_ones()).sum::<u32>() == 1
-                    })
-                };
                 if suspect
-                    && !bare()
+                    && !self.bare_king(|q| q != us)
                     && self
                         .movegen
                         .static_exchange(pos, sh.eval.values(), &m)
@@ -992,13 +985,15 @@ impl Worker {
         &mut self,
         sh: &Shared,
         main: &mut Option<&mut MainDuties>,
-        code: MoveCode,
         e: TtEntry,
         beta: i32,
         depth: i32,
         ply: usize,
         cut_node: bool,
     ) -> Singular {
+        let Some(code) = e.mv else {
+            return Singular::Keep;
+        };
         if !self.singular
             || depth < SINGULAR_DEPTH
             || self.excluded[ply].is_some()
@@ -1008,7 +1003,7 @@ impl Worker {
             return Singular::Keep;
         }
         let s = score::from_tt(e.score, ply);
-        if s.abs() >= EVAL_LIMIT || self.any_bare_king() {
+        if s.abs() >= EVAL_LIMIT || self.bare_king(|_| true) {
             return Singular::Keep;
         }
         let bound = s - 2 * depth;
@@ -1036,13 +1031,13 @@ impl Worker {
         }
     }
 
-    /// Whether some seat has nothing but its king.
-    fn any_bare_king(&self) -> bool {
+    /// Whether a seat that `among` picks has nothing but its king.
+    fn bare_king(&self, among: impl Fn(Seat) -> bool) -> bool {
         let pos = self.pos.as_ref().expect("invariant: position set");
         pos.variant()
             .seating
             .seats()
-            .any(|q| pos.seat_bits(q).iter().map(|w| w.count_ones()).sum::<u32>() == 1)
+            .any(|q| among(q) && pos.seat_bits(q).iter().map(|w| w.count_ones()).sum::<u32>() == 1)
     }
 
     #[allow(clippy::too_many_arguments)]
