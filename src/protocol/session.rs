@@ -18,9 +18,9 @@ use crate::rules::notation::MoveError;
 use crate::rules::notation::joint;
 use crate::rules::notation::variant_file::{self, FileError};
 use crate::rules::position::{Position, PositionError};
-use crate::search::SingularExtensions;
 use crate::search::multi::MultiAlgorithm;
 use crate::search::{EngineOptions, Limits};
+use crate::search::{Feature, Switch};
 
 use super::options::{self, OptionError, OptionKind, OptionSpec, OptionValue};
 use crate::engine::host::{EngineHost, PerftReporter, SearchReporter};
@@ -61,8 +61,6 @@ pub mod names {
     pub const SYNCHRONOUS_BASE: &str = "SynchronousBase";
     /// The search of multi-party games: paranoid, brs or maxn.
     pub const MULTI_SEARCH: &str = "MultiSearch";
-    /// Where the search extends singular moves: auto, on or off.
-    pub const SINGULAR_EXTENSIONS: &str = "SingularExtensions";
 }
 
 /// Limits of the options that cost memory or threads; the binary uses the
@@ -113,8 +111,9 @@ pub struct Settings {
     pub synchronous_base: String,
     /// `MultiSearch`: the search of multi-party games.
     pub multi_search: String,
-    /// `SingularExtensions`: where singular moves are extended.
-    pub singular_extensions: String,
+    /// Where each search [`Feature`] is on (its option's value, in
+    /// [`Feature::ALL`]'s order): auto, on or off.
+    pub switches: [String; Feature::ALL.len()],
     /// The variant parameter options, one per [`registry::PARAMS`] entry
     /// in that order: the parameter's value as a spec writes it, or `None`
     /// for "not set" (the family's default: `auto`, or a random start).
@@ -291,14 +290,11 @@ pub fn option_table(config: &SessionConfig) -> Vec<OptionSpec> {
                 MultiAlgorithm::ALL.iter().map(|a| a.name()),
             ),
         },
-        OptionSpec {
-            name: SINGULAR_EXTENSIONS,
-            kind: combo(
-                SingularExtensions::Auto.name(),
-                SingularExtensions::ALL.iter().map(|a| a.name()),
-            ),
-        },
     ];
+    table.extend(Feature::ALL.iter().map(|f| OptionSpec {
+        name: f.option_name(),
+        kind: combo(Switch::Auto.name(), Switch::ALL.iter().map(|a| a.name())),
+    }));
     table.extend(registry::PARAMS.iter().map(|p| param_option(p)));
     table
 }
@@ -471,7 +467,7 @@ impl Session {
             seat: SEATS[0].into(),
             synchronous_base: DEFAULT_FAMILY.into(),
             multi_search: MultiAlgorithm::DEFAULT.name().into(),
-            singular_extensions: SingularExtensions::Auto.name().into(),
+            switches: Feature::ALL.map(|_| Switch::Auto.name().to_string()),
             params: registry::PARAMS
                 .iter()
                 .map(|&p| {
@@ -651,12 +647,12 @@ impl Session {
                 self.host.configure(move |e| e.set_multi_algorithm(a));
                 return Ok(OptionEffect::Other);
             }
-            SINGULAR_EXTENSIONS => {
+            name if let Some(f) = Feature::ALL.into_iter().find(|f| f.option_name() == name) => {
                 let w = word(&v);
-                let a = SingularExtensions::parse(&w)
+                let a = Switch::parse(&w)
                     .expect("invariant: the combo's values are the settings' names");
-                self.settings.singular_extensions = w;
-                self.host.configure(move |e| e.set_singular_extensions(a));
+                self.settings.switches[f as usize] = w;
+                self.host.configure(move |e| e.set_switch(f, a));
                 return Ok(OptionEffect::Other);
             }
             other => {

@@ -14,6 +14,7 @@
 //! algorithm.
 
 pub mod control;
+mod correction;
 pub mod info;
 pub mod limits;
 pub mod matrix_game;
@@ -80,17 +81,51 @@ impl Default for EngineOptions {
     }
 }
 
-/// Where the search extends singular moves (`SingularExtensions`).
+/// A search feature that is on by default only on the boards where a
+/// match measured it.
 ///
-/// The extension changes the whole tree, and what it is worth differs by
-/// board: measured at equal nodes (docs/performance.md, "Singular
-/// extensions"), it wins in chess and does not lose on the cube, while on
-/// the 3-D diamond a thousand games left it undecided. `Auto` switches it
-/// on where the measurements accepted it; `On` and `Off` are for testing
-/// it anywhere.
+/// Such a feature changes the whole tree, and what it is worth differs by
+/// board: a search change lands on a board only when an SPRT at equal
+/// nodes shows it does not lose there (docs/performance.md). Each is an
+/// option ([`Switch`]) so that it can be measured anywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// Singular extensions (`SingularExtensions`; docs/engine.md): win in
+    /// chess and Chess960 and do not lose on the cube, while on the 3-D
+    /// diamond a thousand games left an earlier form undecided.
+    SingularExtensions,
+    /// The static value corrected by the correction history and by the
+    /// table's bound (`EvalCorrection`; docs/engine.md).
+    EvalCorrection,
+}
+
+impl Feature {
+    /// Every feature, in the order of [`Engine`]'s switches.
+    pub const ALL: [Feature; 2] = [Feature::SingularExtensions, Feature::EvalCorrection];
+
+    /// The option that switches it.
+    pub fn option_name(self) -> &'static str {
+        match self {
+            Feature::SingularExtensions => "SingularExtensions",
+            Feature::EvalCorrection => "EvalCorrection",
+        }
+    }
+
+    /// The variants whose SPRTs accepted it (docs/performance.md).
+    pub fn measured(self) -> &'static [&'static str] {
+        match self {
+            Feature::SingularExtensions => &["chess", "chess960", "cube"],
+            // Chess's SPRT ended undecided (docs/performance.md,
+            // "Correcting the static value"): off until a match accepts it.
+            Feature::EvalCorrection => &[],
+        }
+    }
+}
+
+/// Where a [`Feature`] is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum SingularExtensions {
-    /// On for the variants listed in [`SingularExtensions::MEASURED`].
+pub enum Switch {
+    /// On for the variants of [`Feature::measured`].
     #[default]
     Auto,
     /// On for every variant.
@@ -99,38 +134,32 @@ pub enum SingularExtensions {
     Off,
 }
 
-impl SingularExtensions {
-    /// The variants whose SPRTs accepted the extension.
-    pub const MEASURED: [&'static str; 3] = ["chess", "chess960", "cube"];
-    /// Every setting, as the option names it.
-    pub const ALL: [SingularExtensions; 3] = [
-        SingularExtensions::Auto,
-        SingularExtensions::On,
-        SingularExtensions::Off,
-    ];
+impl Switch {
+    /// Every setting, as the options name them.
+    pub const ALL: [Switch; 3] = [Switch::Auto, Switch::On, Switch::Off];
 
     /// The option's name of the setting.
     pub fn name(self) -> &'static str {
         match self {
-            SingularExtensions::Auto => "auto",
-            SingularExtensions::On => "on",
-            SingularExtensions::Off => "off",
+            Switch::Auto => "auto",
+            Switch::On => "on",
+            Switch::Off => "off",
         }
     }
 
     /// The setting the option's value names (any case).
-    pub fn parse(s: &str) -> Option<SingularExtensions> {
+    pub fn parse(s: &str) -> Option<Switch> {
         Self::ALL
             .into_iter()
             .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
     }
 
-    /// Whether the search of variant `v` extends singular moves.
-    pub fn applies(self, v: &Variant) -> bool {
+    /// Whether `feature` is on in the search of variant `v`.
+    pub fn applies(self, feature: Feature, v: &Variant) -> bool {
         match self {
-            SingularExtensions::Auto => Self::MEASURED.contains(&v.name.as_str()),
-            SingularExtensions::On => true,
-            SingularExtensions::Off => false,
+            Switch::Auto => feature.measured().contains(&v.name.as_str()),
+            Switch::On => true,
+            Switch::Off => false,
         }
     }
 }
@@ -156,8 +185,8 @@ pub struct Engine {
     multi_workers: Vec<multi::MultiWorker>,
     /// Which search decides multi-party games.
     multi_algorithm: multi::MultiAlgorithm,
-    /// Where singular moves are extended.
-    singular: SingularExtensions,
+    /// Where each [`Feature`] is on, in [`Feature::ALL`]'s order.
+    switches: [Switch; Feature::ALL.len()],
 }
 
 impl std::fmt::Debug for Engine {
@@ -194,13 +223,13 @@ impl Engine {
             sim_strategy: simultaneous::Strategy::Equilibrium,
             multi_workers: Vec::new(),
             multi_algorithm: multi::MultiAlgorithm::DEFAULT,
-            singular: SingularExtensions::Auto,
+            switches: [Switch::Auto; Feature::ALL.len()],
         }
     }
 
-    /// Chooses where singular moves are extended.
-    pub fn set_singular_extensions(&mut self, s: SingularExtensions) {
-        self.singular = s;
+    /// Chooses where `feature` is on.
+    pub fn set_switch(&mut self, feature: Feature, s: Switch) {
+        self.switches[feature as usize] = s;
     }
 
     /// Seeds the sampled decisions of simultaneous turns (reproducible
@@ -400,6 +429,7 @@ impl Engine {
         }
         for w in &mut self.workers {
             w.heuristics.clear();
+            w.correction.clear();
         }
         for w in &mut self.multi_workers {
             w.clear();
@@ -565,7 +595,9 @@ impl Engine {
             w.prepare(pos, &legal);
             w.hunt_allowed = hunt_allowed && w.id == 0;
             w.exhaustive = limits.mate.is_some();
-            w.singular = self.singular.applies(&v);
+            let on = |f: Feature| self.switches[f as usize].applies(f, &v);
+            w.singular = on(Feature::SingularExtensions);
+            w.correcting = on(Feature::EvalCorrection) && v.seat_count() == 2;
         }
         let (main_worker, helpers) = self
             .workers
@@ -705,26 +737,39 @@ fn extend_with_table(root: &Position, pv: &mut Vec<Move>, tb: &Tablebases) {
 
 #[cfg(test)]
 mod tests {
-    use super::SingularExtensions;
+    use super::{Feature, Switch};
     use crate::board::registry::build;
 
+    /// Where each feature is on by default: the boards of its accepted
+    /// SPRTs (docs/performance.md), and no other.
     #[test]
-    fn singular_extensions_are_on_by_default_only_where_measured() {
-        let on = |s: SingularExtensions, spec: &str| {
-            s.applies(&build(spec).expect("invariant: a registered variant"))
-        };
-        for spec in ["chess", "chess960:sp=518", "cube"] {
-            assert!(on(SingularExtensions::Auto, spec), "{spec}");
-            assert!(!on(SingularExtensions::Off, spec), "{spec}");
+    fn features_are_on_by_default_only_where_measured() {
+        let cases: [(Feature, &[&str], &[&str]); 2] = [
+            (
+                Feature::SingularExtensions,
+                &["chess", "chess960:sp=518", "cube"],
+                &["diamond:n=3", "diamond:n=4", "torus", "cylinder"],
+            ),
+            (
+                Feature::EvalCorrection,
+                &[],
+                &["chess", "chess960:sp=518", "cube", "diamond:n=3", "torus"],
+            ),
+        ];
+        for (f, on_by_default, off_by_default) in cases {
+            let on = |s: Switch, spec: &str| {
+                s.applies(f, &build(spec).expect("invariant: a registered variant"))
+            };
+            for &spec in on_by_default {
+                assert!(on(Switch::Auto, spec), "{f:?} {spec}");
+                assert!(!on(Switch::Off, spec), "{f:?} {spec}");
+            }
+            for &spec in off_by_default {
+                assert!(!on(Switch::Auto, spec), "{f:?} {spec}");
+                assert!(on(Switch::On, spec), "{f:?} {spec}");
+            }
         }
-        for spec in ["diamond:n=3", "diamond:n=4", "torus", "cylinder"] {
-            assert!(!on(SingularExtensions::Auto, spec), "{spec}");
-            assert!(on(SingularExtensions::On, spec), "{spec}");
-        }
-        assert_eq!(
-            SingularExtensions::parse(" ON "),
-            Some(SingularExtensions::On)
-        );
-        assert_eq!(SingularExtensions::parse("sometimes"), None);
+        assert_eq!(Switch::parse(" ON "), Some(Switch::On));
+        assert_eq!(Switch::parse("sometimes"), None);
     }
 }

@@ -22,6 +22,7 @@ use crate::rules::position::Position;
 use crate::tablebase::{End as TableEnd, Tablebases, Value as TableValue};
 
 use super::control::SearchControl;
+use super::correction::CorrectionHistory;
 use super::info::SearchInfo;
 use super::limits::Limits;
 use super::ordering::{self, Heuristics, is_capture, victim_value};
@@ -113,8 +114,14 @@ pub(crate) struct Worker {
     pub exhaustive: bool,
     /// Whether the table's move is extended when it is singular (see
     /// [`Worker::singular_extension`]); chosen per variant by
-    /// [`super::SingularExtensions`].
+    /// [`super::Switch`].
     pub singular: bool,
+    /// Whether static evaluations are corrected by what earlier searches
+    /// of the same pawn structure found ([`CorrectionHistory`]): two-seat
+    /// variants only; chosen per variant by [`super::Switch`]).
+    pub correcting: bool,
+    /// The evaluation's error per pawn structure, learnt within a game.
+    pub correction: CorrectionHistory,
     /// Per ply: the move a singular test leaves out (the node is searched
     /// again without it; its results are kept apart in the table).
     excluded: Vec<Option<MoveCode>>,
@@ -192,6 +199,8 @@ impl Worker {
             hunt_allowed: false,
             exhaustive: false,
             singular: false,
+            correcting: false,
+            correction: CorrectionHistory::default(),
             excluded: vec![None; MAX_PLY + 2],
             banked: 0,
             root_depth: 0,
@@ -506,6 +515,27 @@ impl Worker {
         }
     }
 
+    /// The correction history's slot for the node, where corrections
+    /// apply.
+    #[inline]
+    fn correction_slot(&self) -> Option<usize> {
+        let pos = self.pos.as_ref().expect("invariant: position set");
+        self.correcting.then(|| CorrectionHistory::slot(pos))
+    }
+
+    /// `raw` corrected by the history's slot (`raw` unchanged without a
+    /// slot or where it is no evaluation); the correction never moves a
+    /// value past the evaluation's limit.
+    #[inline]
+    fn corrected(&self, raw: i32, slot: Option<usize>) -> i32 {
+        match slot {
+            Some(s) if raw.abs() < EVAL_LIMIT => {
+                (raw + self.correction.get(s)).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+            }
+            _ => raw,
+        }
+    }
+
     /// Whether the player to move has a piece other than pawns and king
     /// (null-move pruning is unsafe without: zugzwang).
     fn has_pieces(&self) -> bool {
@@ -630,7 +660,9 @@ impl Worker {
             return s;
         }
         let in_check = self.in_check();
-        let static_eval = if in_check {
+        // The raw value goes to the table; the search trusts the
+        // corrected one.
+        let raw_eval = if in_check {
             -INFINITE
         } else {
             match tte {
@@ -638,8 +670,30 @@ impl Worker {
                 _ => self.evaluate(sh),
             }
         };
+        let correction_slot = self.correction_slot();
+        let static_eval = self.corrected(raw_eval, correction_slot);
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        // A table bound on the right side of the static value is a better
+        // guess of the node's worth for the prunings that ask "could the
+        // side to move keep this by passing" (not a mate score: those are
+        // the prunings' blind spot, docs/engine.md).
+        let eval = match tte {
+            Some(e) if !in_check && self.correcting => {
+                let s = score::from_tt(e.score, ply);
+                let better = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                };
+                if better && s.abs() < EVAL_LIMIT {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
         if ply + 2 < self.heuristics.killers.len() {
             self.heuristics.killers[ply + 2] = [None; 2];
         }
@@ -652,13 +706,13 @@ impl Worker {
         if prune && !pv_node && !in_check && null_ok && beta.abs() < EVAL_LIMIT {
             // Reverse futility: far above beta at low depth.
             let margin = 120 * depth - if improving { 40 } else { 0 };
-            if depth <= 6 && static_eval - margin >= beta {
-                return static_eval;
+            if depth <= 6 && eval - margin >= beta {
+                return eval;
             }
             // Null move, unless the side to move has only pawns and king
             // (zugzwang is likely there).
-            if depth >= 3 && static_eval >= beta && self.has_pieces() {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+            if depth >= 3 && eval >= beta && self.has_pieces() {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.make_prefetched(sh, Move::NULL, ply);
                 let flip = self.flips(us);
                 let v = self.child(
@@ -822,7 +876,7 @@ impl Worker {
                 && !gives_check
                 && best > -STALEMATE_WIN_BOUND
                 && depth <= 3
-                && static_eval + 100 + 120 * depth <= alpha
+                && eval + 100 + 120 * depth <= alpha
             {
                 self.pos().unmake();
                 continue;
@@ -955,7 +1009,25 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        let eval_store = if in_check { NO_EVAL } else { static_eval };
+        // The value found teaches the correction history how far the raw
+        // evaluation was off, where the value says something about it: not
+        // in check, not after a capture or promotion (whose gain the
+        // static value never had), not a bound on the wrong side of the
+        // static value, not a mate.
+        if let Some(slot) = correction_slot
+            && !in_check
+            && self.excluded[ply].is_none()
+            && best.abs() < EVAL_LIMIT
+            && best_move.is_none_or(|m| {
+                let pos = self.pos.as_ref().expect("invariant: position set");
+                !is_capture(pos, &m) && m.promotion == 0
+            })
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.correction.update(slot, best - raw_eval, depth);
+        }
+        let eval_store = if in_check { NO_EVAL } else { raw_eval };
         sh.tt.store(
             hash,
             best_move.map(MoveCode::of),
@@ -1106,11 +1178,14 @@ impl Worker {
         let alpha_orig = alpha;
         let mut best = -INFINITE;
         let mut stand_pat = -INFINITE;
+        let mut raw_eval = NO_EVAL;
         if !in_check {
-            stand_pat = match tte {
+            raw_eval = match tte {
                 Some(e) if e.eval != NO_EVAL => e.eval,
                 _ => self.evaluate(sh),
             };
+            let slot = self.correction_slot();
+            stand_pat = self.corrected(raw_eval, slot);
             if stand_pat >= beta {
                 self.moves[ply] = list;
                 self.scores[ply] = scores;
@@ -1211,7 +1286,7 @@ impl Worker {
             if in_check { 0 } else { -1 },
             bound,
             score::to_tt(best, ply),
-            if in_check { NO_EVAL } else { stand_pat },
+            if in_check { NO_EVAL } else { raw_eval },
         );
         best
     }

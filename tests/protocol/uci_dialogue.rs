@@ -722,6 +722,9 @@ fn variants_file_through_uci_and_the_command_line() {
 
 /// The last `score` of a `go depth 3` from a fixed middlegame position.
 fn depth3_score(e: &mut EngineProcess) -> String {
+    // A new game each time: what earlier searches learnt (the table, the
+    // histories, the correction history) must not tell the weights apart.
+    e.send("ucinewgame");
     e.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
     e.send("go depth 3");
     let lines = e.read_until("bestmove", |l| l.starts_with("bestmove"));
