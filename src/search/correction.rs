@@ -89,6 +89,7 @@ impl CorrectionHistory {
 mod tests {
     use super::CorrectionHistory;
     use crate::board::variant::Variant;
+    use crate::rules::notation::text::position_from_text;
     use crate::rules::position::Position;
 
     /// The position after `moves` (coordinate notation) from chess's start.
@@ -111,10 +112,18 @@ mod tests {
         // ...a pawn move does not, and neither does the other side to move.
         assert_ne!(slot(&["e2e4", "g8f6"]), slot(&["g1f3", "g8f6"]));
         assert_ne!(slot(&["g1f3"]), slot(&[]));
-        // Which side owns a pawn counts: the mirrored structures differ.
+    }
+
+    #[test]
+    fn the_slot_tells_whose_pawn_stands_on_a_cell() {
+        let v = Variant::from_spec("chess").unwrap();
+        let slot = |fen: &str| {
+            CorrectionHistory::slot(&position_from_text(&v, fen).expect("a legal position"))
+        };
+        // The same two cells hold pawns; only their owners are swapped.
         assert_ne!(
-            slot(&["e2e4", "d7d5", "g1f3"]),
-            slot(&["d2d4", "e7e5", "g1f3"])
+            slot("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"),
+            slot("4k3/8/8/3P4/4p3/8/8/4K3 w - - 0 1")
         );
     }
 

@@ -117,8 +117,8 @@ pub(crate) struct Worker {
     /// [`super::Switch`].
     pub singular: bool,
     /// Whether static evaluations are corrected by what earlier searches
-    /// of the same pawn structure found ([`CorrectionHistory`]): two-seat
-    /// variants only; chosen per variant by [`super::Switch`]).
+    /// of the same pawn structure found ([`CorrectionHistory`]; two-seat
+    /// variants only, chosen per variant by [`super::Switch`]).
     pub correcting: bool,
     /// The evaluation's error per pawn structure, learnt within a game.
     pub correction: CorrectionHistory,
