@@ -356,3 +356,64 @@ fn a_board_too_wrapped_for_magic_tables_walks_its_rays() {
     assert!(movegen::perft(&mut pos, 2) > all.len() as u64);
     assert!(compare_variant_playouts(&v, "wrap-8x4x2 (two axes)", 60, 100, 22) > 1_000);
 }
+
+/// The futility pre-test (`MoveGen::gives_no_check`) answers "no check"
+/// only for moves that, made, leave the opponent's king unattacked (by the
+/// attack test the search asks otherwise): along random games on every
+/// kind of board, every legal move it clears is made and tested. Each
+/// board must also show moves that it clears and quiet moves that give
+/// check, so neither side of the answer goes untested.
+#[test]
+fn quiet_moves_cleared_before_they_are_made_give_no_check() {
+    for spec in [
+        "chess",
+        "chess960:sp=0",
+        "cylinder",
+        "torus",
+        "cube",
+        "raumschach",
+        "diamond:n=3",
+        "cylinder-diamond:n=3",
+        "torus-diamond:n=3",
+        "diamond:n=4",
+    ] {
+        let v = Variant::from_spec(spec).unwrap();
+        let mut g = MoveGen::new(&v);
+        let mut rng = SmallRng::seed_from_u64(17);
+        let (mut cleared, mut quiet_checks) = (0usize, 0usize);
+        let mut all = Vec::new();
+        for _ in 0..8 {
+            let mut pos = Position::start(&v);
+            for _ in 0..100 {
+                g.generate(&pos, &mut all);
+                if all.is_empty() {
+                    break;
+                }
+                for m in &all {
+                    let quiet = pos.piece_at(m.to as usize) == 0 && m.promotion == 0;
+                    let no_check = g.gives_no_check(&pos, m);
+                    let mut after = pos.clone();
+                    after.make(*m);
+                    let check = g.in_check(&after);
+                    if no_check {
+                        assert!(!check, "{spec}: {m:?} cleared but gives check in {pos:?}");
+                        cleared += 1;
+                    } else if quiet && check {
+                        quiet_checks += 1;
+                    }
+                }
+                pos.make(all[rng.random_range(0..all.len())]);
+            }
+        }
+        assert!(cleared > 1000, "{spec}: only {cleared} moves cleared");
+        assert!(quiet_checks > 0, "{spec}: no quiet check seen");
+    }
+    // Where turns are not a plain alternation the pre-test never answers.
+    let v = Variant::from_spec("synchronous").unwrap();
+    let mut g = MoveGen::new(&v);
+    let pos = Position::start(&v);
+    let mut all = Vec::new();
+    g.generate(&pos, &mut all);
+    assert!(!all.is_empty());
+    assert!(all.iter().all(|m| !g.gives_no_check(&pos, m)));
+}

@@ -12,6 +12,7 @@
 //! [`Position::outcome`](crate::rules::outcome) are conveniences on a
 //! per-thread generator.
 
+pub mod check_lines;
 pub mod fast64;
 pub mod generic;
 mod legal;
@@ -176,6 +177,7 @@ pub struct MoveGen {
     fast: Option<FastTables>,
     /// The generic backend's source sets (when they fit its budget).
     sources: Option<Arc<generic::SourceSets>>,
+    check_lines: Option<Arc<check_lines::CheckLines>>,
     scratch: Scratch,
 }
 
@@ -186,6 +188,7 @@ impl MoveGen {
             uid: v.uid,
             fast: FastTables::new(v),
             sources: generic::SourceSets::new(v).map(Arc::new),
+            check_lines: check_lines::CheckLines::new(v).map(Arc::new),
             scratch: Scratch::new(v.geometry.cell_count()),
         }
     }
@@ -245,6 +248,17 @@ impl MoveGen {
         let us = pos.to_move();
         pos.royal_cell(us)
             .is_some_and(|k| self.attacked_by_checkers(pos, k, us))
+    }
+
+    /// Whether the quiet move `m` of the seat to move certainly gives no
+    /// check, known before it is made ([`check_lines::CheckLines`]);
+    /// `false` means "maybe" (make it and ask [`MoveGen::in_check`]),
+    /// always so where the pre-test does not apply.
+    #[inline]
+    pub fn gives_no_check(&self, pos: &Position, m: &Move) -> bool {
+        self.check_lines
+            .as_ref()
+            .is_some_and(|t| t.gives_no_check(pos, m))
     }
 
     /// Whether the generator was built for `v`.
