@@ -41,6 +41,32 @@ fn split(g: &mut MoveGen, pos: &Position) -> Vec<Move> {
     captures
 }
 
+/// Calls `at(generator, position, its moves)` at every position of
+/// `games` random games of up to `plies` plies from the start of `v`
+/// (seeded by `seed`; a game ends early where no move is left).
+fn along_random_games(
+    v: &Arc<Variant>,
+    games: usize,
+    plies: usize,
+    seed: u64,
+    mut at: impl FnMut(&mut MoveGen, &Position, &[Move]),
+) {
+    let mut g = MoveGen::new(v);
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::start(v);
+        for _ in 0..plies {
+            g.generate(&pos, &mut moves);
+            at(&mut g, &pos, &moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+}
+
 /// Random playouts comparing both backends (and the counting sink, and the
 /// split generation) at every ply.
 fn compare_playouts(spec: &str, games: usize, plies: usize, seed: u64) -> usize {
@@ -58,9 +84,7 @@ fn compare_variant_playouts(
     plies: usize,
     seed: u64,
 ) -> usize {
-    let mut g = MoveGen::new(v);
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let (mut fast, mut scratch) = (Vec::new(), Vec::new());
+    let mut scratch = Vec::new();
     let mut compared = 0;
     // The exchange by two sets of values: one per kind, all different
     // (the least valuable attacker decides), and one for all (the lower
@@ -71,41 +95,32 @@ fn compare_variant_playouts(
             .collect::<Vec<_>>(),
         vec![300; v.kinds.len()],
     ];
-    for _ in 0..games {
-        let mut pos = Position::start(v);
-        for _ in 0..plies {
-            g.generate(&pos, &mut fast);
-            assert_eq!(
-                sorted(fast.clone()),
-                sorted(generic(&mut g, &pos)),
-                "{spec}: {}",
-                pos.to_text()
-            );
-            assert_eq!(
-                sorted(split(&mut g, &pos)),
-                sorted(fast.clone()),
-                "{}",
-                pos.to_text()
-            );
-            assert_eq!(g.count(&pos, &mut scratch), fast.len());
-            for values in &exchange_values {
-                for m in &fast {
-                    assert_eq!(
-                        g.static_exchange(&pos, values, m),
-                        exchange::static_exchange(&pos, values, m),
-                        "{spec}: the exchange of {m:?} in {}",
-                        pos.to_text()
-                    );
-                }
+    along_random_games(v, games, plies, seed, |g, pos, fast| {
+        assert_eq!(
+            sorted(fast.to_vec()),
+            sorted(generic(g, pos)),
+            "{spec}: {}",
+            pos.to_text()
+        );
+        assert_eq!(
+            sorted(split(g, pos)),
+            sorted(fast.to_vec()),
+            "{}",
+            pos.to_text()
+        );
+        assert_eq!(g.count(pos, &mut scratch), fast.len());
+        for values in &exchange_values {
+            for m in fast {
+                assert_eq!(
+                    g.static_exchange(pos, values, m),
+                    exchange::static_exchange(pos, values, m),
+                    "{spec}: the exchange of {m:?} in {}",
+                    pos.to_text()
+                );
             }
-            compared += 1;
-            if fast.is_empty() {
-                break;
-            }
-            let m = fast[rng.random_range(0..fast.len())];
-            pos.make(m);
         }
-    }
+        compared += 1;
+    });
     compared
 }
 
@@ -178,20 +193,9 @@ fn captures_and_quiet_moves_make_up_the_list_on_every_board() {
         "diamond:n=4",
     ] {
         let v = Variant::from_spec(spec).unwrap();
-        let mut g = MoveGen::new(&v);
-        let mut rng = SmallRng::seed_from_u64(5);
-        let mut all = Vec::new();
-        for _ in 0..10 {
-            let mut pos = Position::start(&v);
-            for _ in 0..80 {
-                g.generate(&pos, &mut all);
-                assert_eq!(sorted(split(&mut g, &pos)), sorted(all.clone()), "{spec}");
-                if all.is_empty() {
-                    break;
-                }
-                pos.make(all[rng.random_range(0..all.len())]);
-            }
-        }
+        along_random_games(&v, 10, 80, 5, |g, pos, all| {
+            assert_eq!(sorted(split(g, pos)), sorted(all.to_vec()), "{spec}");
+        });
     }
 }
 
@@ -378,33 +382,22 @@ fn quiet_moves_cleared_before_they_are_made_give_no_check() {
         "diamond:n=4",
     ] {
         let v = Variant::from_spec(spec).unwrap();
-        let mut g = MoveGen::new(&v);
-        let mut rng = SmallRng::seed_from_u64(17);
         let (mut cleared, mut quiet_checks) = (0usize, 0usize);
-        let mut all = Vec::new();
-        for _ in 0..8 {
-            let mut pos = Position::start(&v);
-            for _ in 0..100 {
-                g.generate(&pos, &mut all);
-                if all.is_empty() {
-                    break;
+        along_random_games(&v, 8, 100, 17, |g, pos, all| {
+            for m in all {
+                let quiet = pos.piece_at(m.to as usize) == 0 && m.promotion == 0;
+                let no_check = g.gives_no_check(pos, m);
+                let mut after = pos.clone();
+                after.make(*m);
+                let check = g.in_check(&after);
+                if no_check {
+                    assert!(!check, "{spec}: {m:?} cleared but gives check in {pos:?}");
+                    cleared += 1;
+                } else if quiet && check {
+                    quiet_checks += 1;
                 }
-                for m in &all {
-                    let quiet = pos.piece_at(m.to as usize) == 0 && m.promotion == 0;
-                    let no_check = g.gives_no_check(&pos, m);
-                    let mut after = pos.clone();
-                    after.make(*m);
-                    let check = g.in_check(&after);
-                    if no_check {
-                        assert!(!check, "{spec}: {m:?} cleared but gives check in {pos:?}");
-                        cleared += 1;
-                    } else if quiet && check {
-                        quiet_checks += 1;
-                    }
-                }
-                pos.make(all[rng.random_range(0..all.len())]);
             }
-        }
+        });
         assert!(cleared > 1000, "{spec}: only {cleared} moves cleared");
         assert!(quiet_checks > 0, "{spec}: no quiet check seen");
     }

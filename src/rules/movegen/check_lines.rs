@@ -22,9 +22,8 @@
 //! (`tests/rules/fast_path.rs` checks the answers against the made move
 //! on every board).
 
-use crate::board::bitboard::{test, words_for};
-use crate::board::piece::piece_kind;
-use crate::board::seating::Seat;
+use crate::board::bitboard::{set, test, words_for};
+use crate::board::piece::{EMPTY, piece_kind};
 use crate::board::variant::Variant;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
@@ -66,7 +65,7 @@ impl CheckLines {
             let row = &mut lines[cell * words..(cell + 1) * words];
             for &r in v.attack_rays.get(cell) {
                 for &c in v.geometry.ray_cells(r) {
-                    crate::board::bitboard::set(row, c as usize);
+                    set(row, c as usize);
                 }
             }
         }
@@ -90,12 +89,13 @@ impl CheckLines {
             return false;
         }
         let (from, to) = (m.from as usize, m.to as usize);
-        if pos.piece_at(to) != crate::board::piece::EMPTY {
+        if pos.piece_at(to) != EMPTY {
             return false;
         }
         let v = &**pos.variant();
         let us = pos.to_move();
-        let them = Seat::new(1 - us.index());
+        // Whose king the attack test asks about once the move is made.
+        let them = v.seating.next_turn(pos.turn(), us, pos.out()).lead();
         let Some(king) = pos.royal_cell(them) else {
             // No king: nothing to check (the attack test says the same).
             return true;
