@@ -63,7 +63,7 @@ impl OneWordAttacks {
     /// on every cell; rays on a fuller board are beginnings of the empty
     /// board's, so the counts agree there too.
     pub(crate) fn new(v: &Variant) -> Option<OneWordAttacks> {
-        let tables = Tables::new(v)?;
+        let tables = crate::rules::movegen::one_word_tables(v)?;
         let cells = v.geometry.cell_count();
         let walk = |seat: Seat, kind: usize, from: usize| {
             let mut visits: Visits = [0; 64];
@@ -125,7 +125,7 @@ impl OneWordAttacks {
                 .collect()
         };
         Some(OneWordAttacks {
-            tables: Arc::new(tables),
+            tables,
             pawn_kinds: pawns,
             piece_kinds: described(whole),
             ray_by_ray_kinds: described(ray_by_ray),

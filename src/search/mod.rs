@@ -549,7 +549,6 @@ impl Engine {
             ordering::score_moves(
                 pos,
                 &eval,
-                movegen,
                 &h,
                 0,
                 tt_move,
@@ -557,6 +556,7 @@ impl Engine {
                 ordering::Quiets::Ordered,
                 &mut scores,
             );
+            ordering::settle_exchanges(pos, &eval, movegen, &legal, &mut scores);
             let mut pairs: Vec<(i32, Move)> = scores.into_iter().zip(legal).collect();
             pairs.sort_by_key(|p| std::cmp::Reverse(p.0));
             legal = pairs.into_iter().map(|p| p.1).collect();

@@ -421,7 +421,6 @@ impl MultiWorker {
             ordering::score_moves(
                 pos,
                 sh.eval,
-                &self.movegen,
                 &self.heuristics,
                 ply,
                 tt_move,
@@ -429,6 +428,7 @@ impl MultiWorker {
                 ordering::Quiets::Ordered,
                 &mut scores,
             );
+            ordering::settle_exchanges(pos, sh.eval, &self.movegen, &list, &mut scores);
             // A king capture puts a player out: tried before anything.
             let royal = pos.variant().royal_kind;
             for (m, sc) in list.iter().zip(scores.iter_mut()) {

@@ -248,21 +248,21 @@ pub enum Quiets {
 /// The score of a quiet move left unscored ([`Quiets::Last`]).
 const UNSCORED_QUIET: i32 = i32::MIN;
 
-/// What [`score_moves`]'s score of a capture whose victim is worth
-/// something says of [`losing_capture`]: `Some(true)` for the losing ones
-/// (scored below every quiet move), `Some(false)` for the others (above);
-/// `None` for the hash move, scored without looking.
+/// What the score of a capture whose victim is worth something, once
+/// [`pick`] has handed it out, says of [`losing_capture`]: `Some(true)`
+/// for the losing ones (scored below every quiet move), `Some(false)` for
+/// the others (above); `None` for the hash move, scored without looking.
 #[inline]
 pub fn capture_loses(score: i32) -> Option<bool> {
     (score != HASH_MOVE).then_some(score < 0)
 }
 
-/// Scores `moves` for ordering into `scores`.
+/// Scores `moves` for ordering into `scores`, every capture among the
+/// good ones: [`pick`] (or [`settle_exchanges`]) demotes those that lose.
 #[allow(clippy::too_many_arguments)]
 pub fn score_moves(
     pos: &Position,
     eval: &Evaluator,
-    movegen: &MoveGen,
     h: &Heuristics,
     ply: usize,
     tt_move: Option<MoveCode>,
@@ -278,12 +278,9 @@ pub fn score_moves(
             let victim = victim_value(pos, eval, m);
             let promo = m.promotion_kind().map_or(0, |k| eval.value(k));
             let attacker = eval.value(piece_kind(pos.piece_at(m.from as usize)));
-            let mvv_lva = (victim + promo) * 32 - attacker / 8;
-            if victim > 0 && losing_capture(pos, eval, movegen, m) {
-                BAD_CAPTURE + mvv_lva
-            } else {
-                GOOD_CAPTURE + mvv_lva
-            }
+            // Every capture starts among the good ones; whether it loses
+            // is asked when [`pick`] is about to hand it out.
+            GOOD_CAPTURE + (victim + promo) * 32 - attacker / 8
         } else if quiets == Quiets::Last {
             UNSCORED_QUIET
         } else if h.is_killer(ply, m) {
@@ -312,18 +309,83 @@ pub struct SortScratch {
     moves: Vec<Move>,
 }
 
-/// Brings the best remaining move to index `i` (moves `< i` are done).
+/// Whether `score` is [`score_moves`]'s score of a capture or promotion
+/// not yet known to lose: the band between the killers and the hash move.
 #[inline]
-pub fn pick(moves: &mut [Move], scores: &mut [i32], i: usize, scratch: &mut SortScratch) {
+fn in_good_band(score: i32) -> bool {
+    score > KILLER + 1 && score != HASH_MOVE
+}
+
+/// The score of a capture in the good band that turned out to lose: the
+/// same victim and attacker order, below every quiet move.
+#[inline]
+fn demoted(score: i32) -> i32 {
+    score - GOOD_CAPTURE + BAD_CAPTURE
+}
+
+/// Whether the capture or promotion `m` scored in the good band loses
+/// material ([`losing_capture`]; promotions without a victim never do).
+#[inline]
+fn loses_material(pos: &Position, eval: &Evaluator, movegen: &MoveGen, m: &Move) -> bool {
+    is_capture(pos, m) && victim_value(pos, eval, m) > 0 && losing_capture(pos, eval, movegen, m)
+}
+
+/// Demotes every capture of `moves` scored in the good band that loses
+/// material: the scores [`score_moves`] would give asking every exchange
+/// at once, for callers that sort the whole list instead of [`pick`]ing.
+pub fn settle_exchanges(
+    pos: &Position,
+    eval: &Evaluator,
+    movegen: &MoveGen,
+    moves: &[Move],
+    scores: &mut [i32],
+) {
+    for (s, m) in scores.iter_mut().zip(moves) {
+        if in_good_band(*s) && loses_material(pos, eval, movegen, m) {
+            *s = demoted(*s);
+        }
+    }
+}
+
+/// Brings the best remaining move of `pos`'s list to index `i` (moves
+/// `< i` are done).
+///
+/// The exchange of a capture is evaluated here, not when the list is
+/// scored: most nodes cut after a few moves, and the captures never
+/// handed out need no exchange. The order is the one scoring every
+/// capture first would give: a capture's good-band score is at least its
+/// true one, so the highest score is true once the capture holding it
+/// has been asked (and demoted if it loses), and nothing moves while
+/// captures are asked, so ties still keep the list's order.
+#[inline]
+pub fn pick(
+    pos: &Position,
+    eval: &Evaluator,
+    movegen: &MoveGen,
+    moves: &mut [Move],
+    scores: &mut [i32],
+    i: usize,
+    scratch: &mut SortScratch,
+) {
     if i < SELECT_FIRST {
         // The first of the highest scores (ties keep the list's order):
         // the maximum in one branch-free pass, then its first place.
-        let rest = &scores[i..];
-        let high = rest.iter().copied().fold(i32::MIN, i32::max);
-        let best = i + rest.iter().position(|&s| s == high).unwrap_or(0);
-        moves.swap(i, best);
-        scores.swap(i, best);
+        loop {
+            let rest = &scores[i..];
+            let high = rest.iter().copied().fold(i32::MIN, i32::max);
+            let best = i + rest.iter().position(|&s| s == high).unwrap_or(0);
+            if in_good_band(high) && loses_material(pos, eval, movegen, &moves[best]) {
+                scores[best] = demoted(high);
+                continue;
+            }
+            moves.swap(i, best);
+            scores.swap(i, best);
+            return;
+        }
     } else if i == SELECT_FIRST {
+        // The rest is sorted once: every capture still in the good band
+        // is asked first.
+        settle_exchanges(pos, eval, movegen, &moves[i..], &mut scores[i..]);
         // A stable sort by falling score, as an unstable sort of one word
         // per move: the score flipped to fall in the high half, the
         // position in the low half breaking ties.
@@ -432,17 +494,7 @@ mod tests {
         movegen.generate(pos, &mut moves);
         moves.retain(|m| !is_capture(pos, m) && m.promotion == 0);
         let mut scores = Vec::new();
-        score_moves(
-            pos,
-            &eval,
-            &movegen,
-            h,
-            1,
-            None,
-            &moves,
-            Quiets::Ordered,
-            &mut scores,
-        );
+        score_moves(pos, &eval, h, 1, None, &moves, Quiets::Ordered, &mut scores);
         let mut pairs: Vec<(i32, String)> = scores
             .into_iter()
             .zip(moves.iter().map(|m| pos.move_text(*m, false)))
@@ -519,5 +571,69 @@ mod tests {
             let c = h.continuation(&after, 1, r);
             assert!((100..=HISTORY_MAX).contains(&c), "{c}");
         }
+    }
+
+    /// The order [`pick`] hands moves out in, exchanges asked as it goes,
+    /// is the order it gives when every exchange was asked up front
+    /// ([`settle_exchanges`] first: the old way of scoring), on the
+    /// positions of random games of several boards, in both ways of
+    /// scoring the quiet moves, with a hash move now and then.
+    #[test]
+    fn asking_exchanges_when_picking_keeps_the_order() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(41);
+        let mut demoted_seen = 0;
+        for spec in ["chess", "cylinder", "torus", "cube", "diamond:n=3"] {
+            let v = Variant::from_spec(spec).unwrap();
+            let eval = Evaluator::new(&v, EvalConfig::FULL);
+            let mut movegen = MoveGen::new(&v);
+            let h = Heuristics::new(v.seat_count(), v.kinds.len(), v.geometry.cell_count(), 4);
+            let mut moves = Vec::new();
+            for _ in 0..6 {
+                let mut pos = Position::start(&v);
+                for _ in 0..80 {
+                    movegen.generate(&pos, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let tt = (rng.random_range(0..4) == 0)
+                        .then(|| MoveCode::of(moves[rng.random_range(0..moves.len())]));
+                    for quiets in [Quiets::Ordered, Quiets::Last] {
+                        let handed_out = |settle: bool| {
+                            let mut list = moves.clone();
+                            let mut scores = Vec::new();
+                            score_moves(&pos, &eval, &h, 1, tt, &list, quiets, &mut scores);
+                            if settle {
+                                settle_exchanges(&pos, &eval, &movegen, &list, &mut scores);
+                            }
+                            let mut scratch = SortScratch::default();
+                            let mut out = Vec::new();
+                            for i in 0..list.len() {
+                                pick(
+                                    &pos,
+                                    &eval,
+                                    &movegen,
+                                    &mut list,
+                                    &mut scores,
+                                    i,
+                                    &mut scratch,
+                                );
+                                out.push((list[i], scores[i]));
+                            }
+                            out
+                        };
+                        let eager = handed_out(true);
+                        assert_eq!(handed_out(false), eager, "{spec}");
+                        demoted_seen += eager
+                            .iter()
+                            .filter(|(_, s)| *s < BAD_CAPTURE / 2 && *s > UNSCORED_QUIET)
+                            .count();
+                    }
+                    pos.make(moves[rng.random_range(0..moves.len())]);
+                }
+            }
+        }
+        // The games reached losing captures, so the lazy path was asked.
+        assert!(demoted_seen > 100, "{demoted_seen}");
     }
 }

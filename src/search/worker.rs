@@ -800,7 +800,6 @@ impl Worker {
             ordering::score_moves(
                 pos,
                 sh.eval,
-                &self.movegen,
                 &self.heuristics,
                 ply,
                 tt_move,
@@ -816,7 +815,15 @@ impl Worker {
         let mut searched = 0usize;
         let lmp_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize;
         for i in 0..list.len() {
-            ordering::pick(&mut list, &mut scores, i, &mut self.sort_buf);
+            ordering::pick(
+                self.pos.as_ref().expect("invariant: position set"),
+                sh.eval,
+                &self.movegen,
+                &mut list,
+                &mut scores,
+                i,
+                &mut self.sort_buf,
+            );
             let m = list[i];
             if self.excluded[ply].is_some_and(|c| c.matches(&m)) {
                 continue;
@@ -833,6 +840,28 @@ impl Worker {
                 && best > -STALEMATE_WIN_BOUND
                 && depth <= 4
                 && searched >= lmp_limit
+            {
+                continue;
+            }
+            // Futility: a quiet move that gives no check, near the leaves,
+            // far below alpha. Where the move certainly gives no check
+            // (known before it is made, `MoveGen::gives_no_check`) it is
+            // pruned unmade; otherwise it is made and the attack test
+            // asked: the same moves are pruned either way. The unmade
+            // pruning comes before the exchange pruning below, which
+            // would only prune the same move again at the price of an
+            // exchange.
+            let futile = prune
+                && !pv_node
+                && !in_check
+                && quiet
+                && best > -STALEMATE_WIN_BOUND
+                && depth <= 3
+                && eval + 100 + 120 * depth <= alpha;
+            if futile
+                && self
+                    .movegen
+                    .gives_no_check(self.pos.as_ref().expect("invariant: position set"), &m)
             {
                 continue;
             }
@@ -866,25 +895,6 @@ impl Worker {
                 {
                     continue;
                 }
-            }
-            // Futility: a quiet move that gives no check, near the leaves,
-            // far below alpha. Where the move certainly gives no check
-            // (known before it is made, `MoveGen::gives_no_check`) it is
-            // pruned unmade; otherwise it is made and the attack test
-            // asked: the same moves are pruned either way.
-            let futile = prune
-                && !pv_node
-                && !in_check
-                && quiet
-                && best > -STALEMATE_WIN_BOUND
-                && depth <= 3
-                && eval + 100 + 120 * depth <= alpha;
-            if futile
-                && self
-                    .movegen
-                    .gives_no_check(self.pos.as_ref().expect("invariant: position set"), &m)
-            {
-                continue;
             }
             self.make_prefetched(sh, m, ply);
             let gives_check = self.in_check();
@@ -1216,7 +1226,6 @@ impl Worker {
             ordering::score_moves(
                 pos,
                 sh.eval,
-                &self.movegen,
                 &self.heuristics,
                 ply,
                 tt_move,
@@ -1232,7 +1241,15 @@ impl Worker {
         let us = self.pos().to_move();
         let mut best_move = None;
         for i in 0..list.len() {
-            ordering::pick(&mut list, &mut scores, i, &mut self.sort_buf);
+            ordering::pick(
+                self.pos.as_ref().expect("invariant: position set"),
+                sh.eval,
+                &self.movegen,
+                &mut list,
+                &mut scores,
+                i,
+                &mut self.sort_buf,
+            );
             let m = list[i];
             if !in_check {
                 let pos = self.pos.as_ref().expect("invariant: position set");

@@ -149,7 +149,7 @@ impl MoveSink for MoveCounter {
 
 /// The bitboard backend's tables of a variant, in the word its board
 /// fits.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum FastTables {
     /// Boards of at most 64 cells.
     One(Arc<fast64::Tables<u64>>),
@@ -168,31 +168,83 @@ impl FastTables {
     }
 }
 
+/// Everything a generator derives from its variant, once per variant: the
+/// search's threads, the thread-local generator of the front-ends and the
+/// evaluation's set-wise attack count all hold the same tables (building
+/// them takes 20–60 ms on the example boards, the magic search most).
+#[derive(Debug)]
+struct DerivedTables {
+    fast: Option<FastTables>,
+    sources: Option<Arc<generic::SourceSets>>,
+    /// The futility pre-test's lines, built on its first question: only
+    /// the search asks it, and perft, notation and the front-ends never
+    /// pay for the table (4 ms on the 5-D diamond).
+    check_lines: OnceLock<Option<check_lines::CheckLines>>,
+}
+
+/// The tables of the variants some generator still holds, by the
+/// variant's [`Variant::uid`] (no two variants share one). Weak, so that a
+/// variant nobody plays any more leaves nothing behind.
+static DERIVED: std::sync::Mutex<Vec<(u64, std::sync::Weak<DerivedTables>)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// The tables of `v`: the ones already built for it, or new ones.
+fn derived_tables(v: &Variant) -> Arc<DerivedTables> {
+    // A thread that panicked while holding the list left it usable.
+    let mut known = DERIVED.lock().unwrap_or_else(|p| p.into_inner());
+    known.retain(|(_, w)| w.strong_count() > 0);
+    if let Some(t) = known
+        .iter()
+        .find(|(uid, _)| *uid == v.uid)
+        .and_then(|(_, w)| w.upgrade())
+    {
+        return t;
+    }
+    let t = Arc::new(DerivedTables {
+        fast: FastTables::new(v),
+        sources: generic::SourceSets::new(v).map(Arc::new),
+        check_lines: OnceLock::new(),
+    });
+    known.push((v.uid, Arc::downgrade(&t)));
+    t
+}
+
+/// The one-word bitboard tables of `v` (boards of at most 64 cells the
+/// backend takes), shared with its generators.
+pub(crate) fn one_word_tables(v: &Variant) -> Option<Arc<fast64::Tables<u64>>> {
+    match &derived_tables(v).fast {
+        Some(FastTables::One(t)) => Some(t.clone()),
+        _ => None,
+    }
+}
+
 /// A move generator for the positions of one variant: the variant's
 /// bitboard tables (boards of at most 128 cells) and the generic backend's
-/// buffers. One per thread; cheap to build (the magic tables are shared).
+/// buffers. One per thread; cheap to build (the tables are shared: one
+/// set per variant, [`derived_tables`]).
 #[derive(Debug)]
 pub struct MoveGen {
     uid: u64,
     fast: Option<FastTables>,
     /// The generic backend's source sets (when they fit its budget).
     sources: Option<Arc<generic::SourceSets>>,
-    /// The futility pre-test's lines, built on its first question: only
-    /// the search asks it, and perft, notation and the front-ends never
-    /// pay for the table (4 ms on the 5-D diamond).
-    check_lines: OnceLock<Option<check_lines::CheckLines>>,
     scratch: Scratch,
+    /// The variant's shared tables (the fields above are clones of their
+    /// handles, one indirection less in the hot paths); holding them keeps
+    /// the variant's entry of [`DERIVED`] alive.
+    derived: Arc<DerivedTables>,
 }
 
 impl MoveGen {
     /// A generator for the positions of `v`.
     pub fn new(v: &Variant) -> MoveGen {
+        let derived = derived_tables(v);
         MoveGen {
             uid: v.uid,
-            fast: FastTables::new(v),
-            sources: generic::SourceSets::new(v).map(Arc::new),
-            check_lines: OnceLock::new(),
+            fast: derived.fast.clone(),
+            sources: derived.sources.clone(),
             scratch: Scratch::new(v.geometry.cell_count()),
+            derived,
         }
     }
 
@@ -259,7 +311,8 @@ impl MoveGen {
     /// always so where the pre-test does not apply.
     #[inline]
     pub fn gives_no_check(&self, pos: &Position, m: &Move) -> bool {
-        self.check_lines
+        self.derived
+            .check_lines
             .get_or_init(|| check_lines::CheckLines::new(pos.variant()))
             .as_ref()
             .is_some_and(|t| t.gives_no_check(pos, m))
