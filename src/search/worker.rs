@@ -440,6 +440,15 @@ impl Worker {
         answer
     }
 
+    /// Records that the seat to move is not in check (known without the
+    /// attack test: the move that led here was cleared by
+    /// [`MoveGen::gives_no_check`]), for [`Worker::in_check`] to answer.
+    #[inline(always)]
+    fn note_not_in_check(&mut self) {
+        let key = self.pos.as_ref().expect("invariant: position set").hash();
+        self.last_check = Some((key, false));
+    }
+
     /// Makes `m` and prefetches the child's table bucket.
     #[inline(always)]
     fn make_prefetched(&mut self, sh: &Shared, m: Move, ply: usize) {
@@ -896,8 +905,20 @@ impl Worker {
                     continue;
                 }
             }
+            // A move the pre-test clears gives no check: the child is
+            // told so instead of asking the attack test (a futile move was
+            // asked above and not cleared).
+            let cleared = !futile
+                && self
+                    .movegen
+                    .gives_no_check(self.pos.as_ref().expect("invariant: position set"), &m);
             self.make_prefetched(sh, m, ply);
-            let gives_check = self.in_check();
+            let gives_check = if cleared {
+                self.note_not_in_check();
+                false
+            } else {
+                self.in_check()
+            };
             if futile && !gives_check {
                 self.pos().unmake();
                 continue;
@@ -1276,7 +1297,15 @@ impl Worker {
                     }
                 }
             }
+            // A capture the pre-test clears gives no check: the child is
+            // told so instead of asking the attack test.
+            let cleared = self
+                .movegen
+                .gives_no_check(self.pos.as_ref().expect("invariant: position set"), &m);
             self.make_prefetched(sh, m, ply);
+            if cleared {
+                self.note_not_in_check();
+            }
             let flip = self.flips(us);
             let v = self.qchild(sh, main, flip, alpha, beta, ply + 1, pv_node);
             self.pos().unmake();

@@ -364,11 +364,12 @@ fn a_board_too_wrapped_for_magic_tables_walks_its_rays() {
 /// The futility pre-test (`MoveGen::gives_no_check`) answers "no check"
 /// only for moves that, made, leave the opponent's king unattacked (by the
 /// attack test the search asks otherwise): along random games on every
-/// kind of board, every legal move it clears is made and tested. Each
+/// kind of board, every legal move it clears (captures among them) is
+/// made and tested. Each
 /// board must also show moves that it clears and quiet moves that give
 /// check, so neither side of the answer goes untested.
 #[test]
-fn quiet_moves_cleared_before_they_are_made_give_no_check() {
+fn moves_cleared_before_they_are_made_give_no_check() {
     for spec in [
         "chess",
         "chess960:sp=0",
@@ -382,10 +383,11 @@ fn quiet_moves_cleared_before_they_are_made_give_no_check() {
         "diamond:n=4",
     ] {
         let v = Variant::from_spec(spec).unwrap();
-        let (mut cleared, mut quiet_checks) = (0usize, 0usize);
+        let (mut cleared, mut captures_cleared, mut quiet_checks) = (0usize, 0usize, 0usize);
         along_random_games(&v, 8, 100, 17, |g, pos, all| {
             for m in all {
-                let quiet = pos.piece_at(m.to as usize) == 0 && m.promotion == 0;
+                let capture = pos.piece_at(m.to as usize) != 0;
+                let quiet = !capture && m.promotion == 0;
                 let no_check = g.gives_no_check(pos, m);
                 let mut after = pos.clone();
                 after.make(*m);
@@ -393,12 +395,17 @@ fn quiet_moves_cleared_before_they_are_made_give_no_check() {
                 if no_check {
                     assert!(!check, "{spec}: {m:?} cleared but gives check in {pos:?}");
                     cleared += 1;
+                    captures_cleared += usize::from(capture);
                 } else if quiet && check {
                     quiet_checks += 1;
                 }
             }
         });
         assert!(cleared > 1000, "{spec}: only {cleared} moves cleared");
+        assert!(
+            captures_cleared > 10,
+            "{spec}: only {captures_cleared} captures cleared"
+        );
         assert!(quiet_checks > 0, "{spec}: no quiet check seen");
     }
     // Where turns are not a plain alternation the pre-test never answers.

@@ -1,4 +1,4 @@
-//! "Can this quiet move give check?" answered before the move is made.
+//! "Can this move give check?" answered before the move is made.
 //!
 //! The search prunes a quiet move near the leaves (futility) unless it
 //! gives check, and learned that by making the move, asking the attack
@@ -13,8 +13,10 @@
 //! - it uncovers a slider: only by leaving a cell on one of the king's
 //!   attack lines.
 //!
-//! (The opponent is not in check before the move: the last mover never
-//! is, which every position checks when it is set up.) Per cell, the
+//! A capture changes the board where a step does (its cell held a piece
+//! before and holds one after), so the same answer holds for it, unless
+//! it takes the king. (The opponent is not in check before the move: the
+//! last mover never is, which every position checks when it is set up.) Per cell, the
 //! cells of all its attack lines are one bitboard ([`CheckLines`]), so the
 //! question is a few word reads; when it says "maybe", the search makes
 //! the move and asks the attack test as before. It answers "no check"
@@ -23,7 +25,7 @@
 //! on every board).
 
 use crate::board::bitboard::{set, test, words_for};
-use crate::board::piece::{EMPTY, piece_kind};
+use crate::board::piece::piece_kind;
 use crate::board::variant::Variant;
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
@@ -79,19 +81,16 @@ impl CheckLines {
         })
     }
 
-    /// Whether the quiet move `m` of the seat to move in `pos` certainly
-    /// leaves the other seat's king unattacked: `false` means "maybe"
-    /// (make the move and ask). Captures, promotions, castling and every
-    /// special move answer "maybe".
+    /// Whether the move `m` (a plain step, double step or capture) of the
+    /// seat to move in `pos` certainly leaves the other seat's king
+    /// unattacked: `false` means "maybe" (make the move and ask).
+    /// Promotions, castling and every special move answer "maybe".
     #[inline]
     pub fn gives_no_check(&self, pos: &Position, m: &Move) -> bool {
         if !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) || m.promotion != 0 {
             return false;
         }
         let (from, to) = (m.from as usize, m.to as usize);
-        if pos.piece_at(to) != EMPTY {
-            return false;
-        }
         let v = &**pos.variant();
         let us = pos.to_move();
         // Whose king the attack test asks about once the move is made.
@@ -100,6 +99,11 @@ impl CheckLines {
             // No king: nothing to check (the attack test says the same).
             return true;
         };
+        // A capture changes the board only where a step does (`from`
+        // empties, `to` holds the mover), unless it takes the king.
+        if to == king {
+            return false;
+        }
         let line = &self.lines[king * self.words..(king + 1) * self.words];
         if test(line, from) {
             return false;

@@ -305,8 +305,9 @@ impl MoveGen {
             .is_some_and(|k| self.attacked_by_checkers(pos, k, us))
     }
 
-    /// Whether the quiet move `m` of the seat to move certainly gives no
-    /// check, known before it is made ([`check_lines::CheckLines`]);
+    /// Whether the move `m` (a step or a capture) of the seat to move
+    /// certainly gives no check, known before it is made
+    /// ([`check_lines::CheckLines`]);
     /// `false` means "maybe" (make it and ask [`MoveGen::in_check`]),
     /// always so where the pre-test does not apply.
     #[inline]
