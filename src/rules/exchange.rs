@@ -46,6 +46,16 @@ pub fn captured_value(pos: &Position, values: &[i32], m: &Move) -> i32 {
     }
 }
 
+/// The least [`static_exchange`] of `m` can end at: the victim less the
+/// mover's worth in the exchange, as when the mover stops after the first
+/// capture of its piece (each side is free to stop, so the mover never
+/// ends below it). The search's exchange pruning asks the exchange only
+/// where this floor lies below its threshold.
+#[inline]
+pub fn exchange_floor(pos: &Position, values: &[i32], m: &Move) -> i32 {
+    captured_value(pos, values, m) - exchange_value(pos, values, pos.piece_at(m.from as usize))
+}
+
 /// A piece's worth in an exchange: its material value, or
 /// [`ROYAL_EXCHANGE_VALUE`] for a royal piece.
 #[inline]

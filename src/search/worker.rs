@@ -888,11 +888,17 @@ impl Worker {
             {
                 let pos = self.pos.as_ref().expect("invariant: position set");
                 let margin = if quiet { 60 * depth } else { 100 * depth };
-                let suspect = if quiet {
-                    self.movegen.attacked_by_checkers(pos, m.to as usize, us)
-                } else {
-                    ordering::capture_loses(scores[i]) == Some(true)
-                };
+                // Where even losing the mover stays within the margin, no
+                // exchange can prune (`exchange::exchange_floor`): the
+                // attack test and the exchange are not asked.
+                let may_lose_more =
+                    crate::rules::exchange::exchange_floor(pos, sh.eval.values(), &m) < -margin;
+                let suspect = may_lose_more
+                    && if quiet {
+                        self.movegen.attacked_by_checkers(pos, m.to as usize, us)
+                    } else {
+                        ordering::capture_loses(scores[i]) == Some(true)
+                    };
                 // Against a bare king material is not what decides (the
                 // mating net is): no pruning there.
                 if suspect

@@ -111,12 +111,22 @@ fn compare_variant_playouts(
         assert_eq!(g.count(pos, &mut scratch), fast.len());
         for values in &exchange_values {
             for m in fast {
+                let see = exchange::static_exchange(pos, values, m);
                 assert_eq!(
                     g.static_exchange(pos, values, m),
-                    exchange::static_exchange(pos, values, m),
+                    see,
                     "{spec}: the exchange of {m:?} in {}",
                     pos.to_text()
                 );
+                // The search skips the exchange where its floor could not
+                // fall below the pruning threshold.
+                if let Some(see) = see {
+                    assert!(
+                        see >= exchange::exchange_floor(pos, values, m),
+                        "{spec}: the exchange of {m:?} below its floor in {}",
+                        pos.to_text()
+                    );
+                }
             }
         }
         compared += 1;
