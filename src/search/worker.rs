@@ -15,6 +15,7 @@ use crate::board::piece::piece_kind;
 use crate::board::seating::{MAX_SEATS, Seat, SeatSet, TurnOrder};
 use crate::board::variant::{StalemateRule, Variant};
 use crate::eval::{EVAL_LIMIT, EvalScratch, Evaluator};
+use crate::rules::exchange;
 use crate::rules::movegen::{GenType, MoveGen, legal_prefix};
 use crate::rules::moves::Move;
 use crate::rules::outcome::{EndReason, Outcome};
@@ -440,13 +441,37 @@ impl Worker {
         answer
     }
 
-    /// Records that the seat to move is not in check (known without the
-    /// attack test: the move that led here was cleared by
-    /// [`MoveGen::gives_no_check`]), for [`Worker::in_check`] to answer.
+    /// Makes `m` like [`Worker::make_prefetched`]; when `pretest` and the
+    /// futility pre-test clears the move ([`MoveGen::gives_no_check`]),
+    /// records that the seat to move next is not in check, so that
+    /// [`Worker::in_check`] answers without the attack test.
     #[inline(always)]
-    fn note_not_in_check(&mut self) {
-        let key = self.pos.as_ref().expect("invariant: position set").hash();
-        self.last_check = Some((key, false));
+    fn make_noting_check(&mut self, sh: &Shared, m: Move, ply: usize, pretest: bool) {
+        let cleared = pretest
+            && self
+                .movegen
+                .gives_no_check(self.pos.as_ref().expect("invariant: position set"), &m);
+        self.make_prefetched(sh, m, ply);
+        if cleared {
+            let key = self.pos.as_ref().expect("invariant: position set").hash();
+            self.last_check = Some((key, false));
+        }
+    }
+
+    /// Brings the best remaining move of the node's list to index `i`
+    /// ([`ordering::pick`], which asks the exchanges on the way).
+    #[inline(always)]
+    fn pick(&mut self, sh: &Shared, list: &mut [Move], scores: &mut [i32], i: usize) {
+        let pos = self.pos.as_ref().expect("invariant: position set");
+        ordering::pick(
+            pos,
+            sh.eval,
+            &self.movegen,
+            list,
+            scores,
+            i,
+            &mut self.sort_buf,
+        );
     }
 
     /// Makes `m` and prefetches the child's table bucket.
@@ -824,15 +849,7 @@ impl Worker {
         let mut searched = 0usize;
         let lmp_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize;
         for i in 0..list.len() {
-            ordering::pick(
-                self.pos.as_ref().expect("invariant: position set"),
-                sh.eval,
-                &self.movegen,
-                &mut list,
-                &mut scores,
-                i,
-                &mut self.sort_buf,
-            );
+            self.pick(sh, &mut list, &mut scores, i);
             let m = list[i];
             if self.excluded[ply].is_some_and(|c| c.matches(&m)) {
                 continue;
@@ -891,8 +908,7 @@ impl Worker {
                 // Where even losing the mover stays within the margin, no
                 // exchange can prune (`exchange::exchange_floor`): the
                 // attack test and the exchange are not asked.
-                let may_lose_more =
-                    crate::rules::exchange::exchange_floor(pos, sh.eval.values(), &m) < -margin;
+                let may_lose_more = exchange::exchange_floor(pos, sh.eval.values(), &m) < -margin;
                 let suspect = may_lose_more
                     && if quiet {
                         self.movegen.attacked_by_checkers(pos, m.to as usize, us)
@@ -914,17 +930,8 @@ impl Worker {
             // A move the pre-test clears gives no check: the child is
             // told so instead of asking the attack test (a futile move was
             // asked above and not cleared).
-            let cleared = !futile
-                && self
-                    .movegen
-                    .gives_no_check(self.pos.as_ref().expect("invariant: position set"), &m);
-            self.make_prefetched(sh, m, ply);
-            let gives_check = if cleared {
-                self.note_not_in_check();
-                false
-            } else {
-                self.in_check()
-            };
+            self.make_noting_check(sh, m, ply, !futile);
+            let gives_check = self.in_check();
             if futile && !gives_check {
                 self.pos().unmake();
                 continue;
@@ -1268,15 +1275,7 @@ impl Worker {
         let us = self.pos().to_move();
         let mut best_move = None;
         for i in 0..list.len() {
-            ordering::pick(
-                self.pos.as_ref().expect("invariant: position set"),
-                sh.eval,
-                &self.movegen,
-                &mut list,
-                &mut scores,
-                i,
-                &mut self.sort_buf,
-            );
+            self.pick(sh, &mut list, &mut scores, i);
             let m = list[i];
             if !in_check {
                 let pos = self.pos.as_ref().expect("invariant: position set");
@@ -1305,13 +1304,7 @@ impl Worker {
             }
             // A capture the pre-test clears gives no check: the child is
             // told so instead of asking the attack test.
-            let cleared = self
-                .movegen
-                .gives_no_check(self.pos.as_ref().expect("invariant: position set"), &m);
-            self.make_prefetched(sh, m, ply);
-            if cleared {
-                self.note_not_in_check();
-            }
+            self.make_noting_check(sh, m, ply, true);
             let flip = self.flips(us);
             let v = self.qchild(sh, main, flip, alpha, beta, ply + 1, pv_node);
             self.pos().unmake();

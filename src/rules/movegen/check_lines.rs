@@ -16,13 +16,13 @@
 //! A capture changes the board where a step does (its cell held a piece
 //! before and holds one after), so the same answer holds for it, unless
 //! it takes the king. (The opponent is not in check before the move: the
-//! last mover never is, which every position checks when it is set up.) Per cell, the
-//! cells of all its attack lines are one bitboard ([`CheckLines`]), so the
-//! question is a few word reads; when it says "maybe", the search makes
-//! the move and asks the attack test as before. It answers "no check"
-//! only where the attack test would, so the search's tree is unchanged
-//! (`tests/rules/fast_path.rs` checks the answers against the made move
-//! on every board).
+//! last mover never is, which every position checks when it is set up.)
+//! Per cell, the cells of all its attack lines are one bitboard
+//! ([`CheckLines`]), so the question is a few word reads; when it says
+//! "maybe", the search makes the move and asks the attack test as
+//! before. It answers "no check" only where the attack test would, so the
+//! search's tree is unchanged (`tests/rules/fast_path.rs` checks the
+//! answers against the made move on every board).
 
 use crate::board::bitboard::{set, test, words_for};
 use crate::board::piece::piece_kind;
