@@ -545,6 +545,48 @@ impl Position {
         self.hash
     }
 
+    /// The hash the position would have after the plain move or double
+    /// step `m` of a two-seat game taking turns, as far as the pieces, the
+    /// en-passant target it clears and the turn go: castling rights and a
+    /// new en-passant target are left out, and any other move or seating
+    /// gives the present hash. A guess, not a key: the search asks for the
+    /// child's table bucket with it before the move is made, so that the
+    /// bucket is on its way while the move is weighed and made (a wrong
+    /// guess costs one useless fetch, never a wrong answer).
+    #[inline(always)]
+    pub fn hash_hint(&self, m: &Move) -> u64 {
+        let (from, to) = (m.from as usize, m.to as usize);
+        let Turn::One(now) = self.state.turn else {
+            return self.hash;
+        };
+        if !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            || !self.variant.seating.is_alternating_pair()
+            || !self.state.out.is_empty()
+            || self.state.phase != Phase::Main
+        {
+            return self.hash;
+        }
+        let z = &self.variant.zobrist;
+        let moving = self.board[from];
+        let landing = match m.promotion_kind() {
+            Some(k) => piece(now, k),
+            None => moving,
+        };
+        let mut h = self.hash
+            ^ z.piece(from, moving)
+            ^ z.piece(to, landing)
+            ^ z.to_move(now)
+            ^ z.to_move(Seat::new(1 - now.index()));
+        let victim = self.board[to];
+        if victim != EMPTY {
+            h ^= z.piece(to, victim);
+        }
+        if let Some(ep) = self.ep {
+            h ^= z.ep[ep.target as usize];
+        }
+        h
+    }
+
     /// Number of steps (moves and joint decisions) made since the position
     /// was set up.
     pub fn ply_count(&self) -> usize {

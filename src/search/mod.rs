@@ -16,6 +16,7 @@
 pub mod control;
 mod correction;
 pub mod info;
+mod large_pages;
 pub mod limits;
 pub mod matrix_game;
 pub mod multi;

@@ -14,10 +14,11 @@
 //! with entries of earlier searches (older age) counting as 8 plies
 //! shallower per search.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::rules::moves::{Move, MoveKind};
 
+use super::large_pages::LargeWords;
 use super::score::Bound;
 
 const ENTRY_WORDS: usize = 3;
@@ -151,7 +152,7 @@ fn entry_age(d1: u64) -> u8 {
 
 /// The shared table.
 pub struct TranspositionTable {
-    words: Box<[AtomicU64]>,
+    words: LargeWords,
     buckets: usize,
     age: AtomicU8,
 }
@@ -173,9 +174,7 @@ impl TranspositionTable {
     /// A table of exactly `buckets` buckets of four entries.
     pub fn with_buckets(buckets: usize) -> TranspositionTable {
         let buckets = buckets.max(1);
-        let words = (0..buckets * BUCKET * ENTRY_WORDS)
-            .map(|_| AtomicU64::new(0))
-            .collect();
+        let words = LargeWords::zeroed(buckets * BUCKET * ENTRY_WORDS);
         TranspositionTable {
             words,
             buckets,

@@ -495,9 +495,26 @@ impl Worker {
     /// apart from normal ones).
     #[inline]
     fn tt_key(&mut self) -> u64 {
+        let h = self.pos().hash();
+        self.tt_key_of(h)
+    }
+
+    /// Asks for the table bucket of the position after `m` (by
+    /// [`Position::hash_hint`]) before `m` is weighed and made: the
+    /// bucket's read was the search's longest wait on memory when the
+    /// fetch started only after the move.
+    #[inline(always)]
+    fn prefetch_child(&self, sh: &Shared, m: &Move) {
+        let pos = self.pos.as_ref().expect("invariant: position set");
+        sh.tt.prefetch(self.tt_key_of(pos.hash_hint(m)));
+    }
+
+    /// The table key of a position of hash `h` in this search (mate-hunt
+    /// and exhaustive results are kept apart from normal ones).
+    #[inline(always)]
+    fn tt_key_of(&self, mut h: u64) -> u64 {
         const HUNT_KEY: u64 = 0x6A09_E667_F3BC_C908;
         const EXHAUSTIVE_KEY: u64 = 0xBB67_AE85_84CA_A73B;
-        let mut h = self.pos().hash();
         if self.hunt {
             h ^= HUNT_KEY;
         }
@@ -854,6 +871,7 @@ impl Worker {
             if self.excluded[ply].is_some_and(|c| c.matches(&m)) {
                 continue;
             }
+            self.prefetch_child(sh, &m);
             let (capture, killer) = {
                 let pos = self.pos.as_ref().expect("invariant: position set");
                 (is_capture(pos, &m), self.heuristics.is_killer(ply, &m))
@@ -1289,6 +1307,7 @@ impl Worker {
                     if stand_pat + gain + 200 <= alpha {
                         continue;
                     }
+                    self.prefetch_child(sh, &m);
                     // Losing captures (the exchange on the cell ends below
                     // zero). The ordering has looked already, unless the
                     // move came from the table or its victim is worth

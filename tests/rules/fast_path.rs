@@ -8,7 +8,7 @@
 use ndchess::board::variant::Variant;
 use ndchess::rules::exchange;
 use ndchess::rules::movegen::{self, GenType, MoveGen};
-use ndchess::rules::moves::Move;
+use ndchess::rules::moves::{Move, MoveKind};
 use ndchess::rules::notation::variant_file;
 use ndchess::rules::position::Position;
 use rand::rngs::SmallRng;
@@ -426,4 +426,45 @@ fn moves_cleared_before_they_are_made_give_no_check() {
     g.generate(&pos, &mut all);
     assert!(!all.is_empty());
     assert!(all.iter().all(|m| !g.gives_no_check(&pos, m)));
+}
+
+/// The search fetches a child's table bucket by
+/// [`Position::hash_hint`] before the move is made: the hint is the hash
+/// after a plain move or double step of two seats taking turns whenever
+/// the move changes no castling right and opens no en-passant capture
+/// (the two things it leaves out), and the present hash for every other
+/// move and seating. A wrong hint would only cost a useless fetch, but a
+/// hint that is seldom right would make the fetch useless.
+#[test]
+fn the_hash_hint_is_the_hash_after_the_move_where_it_claims_to_be() {
+    for spec in ["chess", "chess960:sp=0", "torus", "cube", "diamond:n=3"] {
+        let v = Variant::from_spec(spec).unwrap();
+        let (mut exact, mut all_moves) = (0usize, 0usize);
+        along_random_games(&v, 8, 120, 29, |_, pos, all| {
+            for m in all {
+                all_moves += 1;
+                let hint = pos.hash_hint(m);
+                let mut after = pos.clone();
+                after.make(*m);
+                if !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) {
+                    assert_eq!(hint, pos.hash(), "{spec}: {m:?}");
+                    continue;
+                }
+                if after.castling() == pos.castling() && after.en_passant().is_none() {
+                    assert_eq!(hint, after.hash(), "{spec}: {m:?} in {pos:?}");
+                    exact += 1;
+                }
+            }
+        });
+        assert!(
+            exact * 10 > all_moves * 9,
+            "{spec}: the hint is exact for only {exact} of {all_moves} moves"
+        );
+    }
+    let v = Variant::from_spec("synchronous").unwrap();
+    let pos = Position::start(&v);
+    let mut all = Vec::new();
+    MoveGen::new(&v).generate(&pos, &mut all);
+    assert!(!all.is_empty());
+    assert!(all.iter().all(|m| pos.hash_hint(m) == pos.hash()));
 }
