@@ -237,6 +237,19 @@ fn count_both(a: &[u64], b: &[u64]) -> u32 {
     a.iter().zip(b).map(|(x, y)| (x & y).count_ones()).sum()
 }
 
+/// Makes `v` `n` zeros, in place where it has that length already (the
+/// scratch buffers keep their length from one evaluation to the next;
+/// filling them is cheaper than emptying and growing them again).
+#[inline(always)]
+fn zeroed<T: Copy + Default>(v: &mut Vec<T>, n: usize) {
+    if v.len() == n {
+        v.fill(T::default());
+    } else {
+        v.clear();
+        v.resize(n, T::default());
+    }
+}
+
 /// Calls `f` for every cell in both `a` and `b` (bitboard words), in
 /// increasing order.
 #[inline(always)]
@@ -873,8 +886,7 @@ impl Evaluator {
         let cfg = self.config;
         let need_attacks = cfg.mobility || cfg.king_safety;
         if need_attacks {
-            s.attacks.clear();
-            s.attacks.resize(seats * cells, 0);
+            zeroed(&mut s.attacks, seats * cells);
         }
         // Per seat: material, mobility, progress, piece material.
         let mut material = [0i32; MAX_SEATS];
@@ -898,16 +910,14 @@ impl Evaluator {
         let one_word = self.one_word.as_ref().filter(|_| need_attacks);
         let generic_attacks = need_attacks && one_word.is_none();
         if generic_attacks {
-            s.pawn_mask.clear();
-            s.pawn_mask.resize(cells, 0);
+            zeroed(&mut s.pawn_mask, cells);
         }
         // Passed pawns: each seat's enemies' pawns.
         let words = pos.seat_bits(Seat::FIRST).len();
         let passed_on = cfg.pawn_progress && !self.passed_masks.is_empty();
         s.passed.clear();
         if passed_on {
-            s.enemy_pawns.clear();
-            s.enemy_pawns.resize(seats * words, 0);
+            zeroed(&mut s.enemy_pawns, seats * words);
             for q in v.seating.seats() {
                 let qb = pos.seat_bits(q);
                 for (kind, _) in v.kinds.iter().enumerate().filter(|(_, k)| k.pawn.is_some()) {
@@ -965,7 +975,7 @@ impl Evaluator {
                         .as_ref()
                         .filter(|_| cfg.pawn_progress)
                     {
-                        structure[p] += self.structure_of(f, kind, &[of_kind]);
+                        structure[p] += self.structure_of_word(f, kind, of_kind);
                     }
                     if cfg.pawn_progress {
                         let table = &self.progress[p][kind];
@@ -1275,7 +1285,11 @@ impl Evaluator {
         }
         let mut lines = [0i32; MAX_SEATS];
         if let Some(ol) = self.open_lines.as_ref().filter(|_| cfg.mobility) {
-            self.open_line_terms(pos, ol, s, &mut lines);
+            if one_word.is_some() {
+                self.open_line_terms_word(pos, ol, &mut lines);
+            } else {
+                self.open_line_terms(pos, ol, s, &mut lines);
+            }
         }
         let mut king = [0i32; MAX_SEATS];
         if cfg.king_safety {
@@ -1527,8 +1541,7 @@ impl Evaluator {
         let seats = v.seat_count();
         let words = pos.seat_bits(Seat::FIRST).len();
         let pawns = &mut s.line_pawns;
-        pawns.clear();
-        pawns.resize((seats + 1) * words, 0);
+        zeroed(pawns, (seats + 1) * words);
         for seat in v.seating.seats() {
             let own = pos.seat_bits(seat);
             for (kind, _) in v.kinds.iter().enumerate().filter(|(_, k)| k.pawn.is_some()) {
@@ -1569,6 +1582,61 @@ impl Evaluator {
                 });
             }
         }
+    }
+
+    /// [`Evaluator::open_line_terms`] on a board of one word: the same
+    /// terms from the seats' and kinds' words, without the scratch sets.
+    fn open_line_terms_word(&self, pos: &Position, ol: &OpenLines, out: &mut [i32; MAX_SEATS]) {
+        let v = &*self.variant;
+        let (seats, kinds) = (v.seat_count(), v.kinds.len());
+        let sets = pos.one_word_sets(0, seats + kinds + 1);
+        let mut pawns = [0u64; MAX_SEATS];
+        for seat in v.seating.seats() {
+            let p = seat.index();
+            for (kind, _) in v.kinds.iter().enumerate().filter(|(_, k)| k.pawn.is_some()) {
+                pawns[p] |= sets[p] & sets[seats + kind];
+            }
+        }
+        for seat in v.seating.seats() {
+            let p = seat.index();
+            let enemy = v
+                .seating
+                .seats()
+                .filter(|&q| v.seating.may_capture(q, seat))
+                .fold(0u64, |m, q| m | pawns[q.index()]);
+            for kind in (0..kinds).filter(|&k| ol.has(k)) {
+                let mut pieces = sets[p] & sets[seats + kind];
+                while pieces != 0 {
+                    let c = pieces.trailing_zeros() as usize;
+                    pieces &= pieces - 1;
+                    let line = ol.line_word(kind, c);
+                    if line & pawns[p] == 0 {
+                        out[p] += self.open_line_cp;
+                        if line & enemy == 0 {
+                            out[p] += self.open_line_cp;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Evaluator::structure_of`] on a board of one word, the pawns
+    /// being `own`.
+    fn structure_of_word(&self, f: &PawnFiles, kind: usize, own: u64) -> i32 {
+        let mut total = 0;
+        let mut rest = own;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if f.ahead[c] & own != 0 {
+                total -= self.doubled_cp[kind];
+            }
+            if f.neighbours[c] & own == 0 {
+                total -= self.isolated_cp[kind];
+            }
+        }
+        total
     }
 
     /// What the doubled and isolated pawns of `kind` cost (negative), its

@@ -87,6 +87,14 @@ impl OpenLines {
         (!m.is_empty()).then(|| &m[cell * self.words..(cell + 1) * self.words])
     }
 
+    /// [`OpenLines::line`] on a board of one word: the line's word (0 for
+    /// a kind without lines).
+    #[inline(always)]
+    pub(super) fn line_word(&self, kind: usize, cell: usize) -> u64 {
+        debug_assert_eq!(self.words, 1, "a board of more than one word");
+        self.lines[kind].get(cell).copied().unwrap_or(0)
+    }
+
     /// Whether `kind` slides along pawn lines.
     #[inline]
     pub(super) fn has(&self, kind: usize) -> bool {
