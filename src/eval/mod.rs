@@ -325,6 +325,11 @@ pub struct Evaluator {
     threat1024: i32,
     /// Set-wise attack counting, on boards of one word where it is exact.
     one_word: Option<OneWordAttacks>,
+    /// On boards of one word: every per-cell term of a piece in one
+    /// entry, `[(seat · kinds + kind) · 64 + cell]` (see [`PieceSquare`]).
+    piece_square: Vec<PieceSquare>,
+    /// Per seat: the seats that may capture its pieces, as bits.
+    enemies: [u16; MAX_SEATS],
     /// Per kind: whether it leaps or slides (a pawn that does has its
     /// attacks walked by attacks::for_each_attack; the others' are its
     /// capture cells).
@@ -360,6 +365,32 @@ pub struct EvalScratch {
     /// Every seat's pawns (bitboard words, seat after seat), then the
     /// pawns of one seat's enemies: for the open lines.
     line_pawns: Vec<u64>,
+}
+
+/// What a piece of one kind and seat gets for standing on one cell, every
+/// per-cell term in one entry, so that the first pass of a board of one
+/// word reads one entry per piece instead of a table per term: the
+/// centrality (where the mobility term is on), the pawn progress (where
+/// that term is on) and the placement table's opening and endgame values
+/// (where the weights have one). The sums are those of the separate
+/// tables; the tuner's feature sink, which must be told every table entry,
+/// reads the separate tables.
+#[derive(Clone, Copy, Debug, Default)]
+struct PieceSquare {
+    placed: i32,
+    progress: i32,
+    table: [i32; 2],
+}
+
+/// The per-seat sums the first pass of a board of one word fills.
+struct WordSums<'a> {
+    material: &'a mut [i32; MAX_SEATS],
+    pieces: &'a mut [i32; MAX_SEATS],
+    pawns: &'a mut [u32; MAX_SEATS],
+    placed: &'a mut [i32; MAX_SEATS],
+    progress: &'a mut [i32; MAX_SEATS],
+    structure: &'a mut [i32; MAX_SEATS],
+    tab: &'a mut [[i32; 2]; MAX_SEATS],
 }
 
 /// The terms of one evaluation, per player, for `ndchess analyse`'s
@@ -539,6 +570,8 @@ impl Evaluator {
             tempo_cp: w.tempo_cp.round() as i32,
             threat1024: (w.threat_fraction * 1024.0).round() as i32,
             one_word: OneWordAttacks::new(v),
+            piece_square: Vec::new(),
+            enemies: [0; MAX_SEATS],
             least_value: 0,
             kind_leaps_or_slides: (0..v.kinds.len())
                 .map(|k| {
@@ -550,6 +583,16 @@ impl Evaluator {
             scales: w.phase_scales.map(|x| (x * 65536.0).round() as i64),
             scaled: w.phase_scales.iter().any(|&x| x != 1.0),
         };
+        for seat in v.seating.seats() {
+            e.enemies[seat.index()] = v
+                .seating
+                .seats()
+                .filter(|&q| v.seating.may_capture(q, seat))
+                .fold(0, |m, q| m | 1 << q.index());
+        }
+        if e.one_word.is_some() {
+            e.piece_square = e.piece_square_table();
+        }
         e.least_value = e
             .values
             .iter()
@@ -656,6 +699,31 @@ impl Evaluator {
     /// of their pawns (with several enemies a cell that only another
     /// enemy's pawn would attack from counts for all of them: the masks
     /// stay one per pawn, not one per pair of seats).
+    /// The [`PieceSquare`] entries of a board of one word.
+    fn piece_square_table(&self) -> Vec<PieceSquare> {
+        let v = &*self.variant;
+        let (seats, kinds, cells) = (v.seat_count(), v.kinds.len(), v.geometry.cell_count());
+        let mut out = vec![PieceSquare::default(); seats * kinds * 64];
+        for p in 0..seats {
+            for (kind, k) in v.kinds.iter().enumerate() {
+                for c in 0..cells {
+                    let e = &mut out[(p * kinds + kind) * 64 + c];
+                    if k.pawn.is_none() {
+                        if self.config.mobility {
+                            e.placed = self.centrality[kind].get(c).copied().unwrap_or(0);
+                        }
+                    } else if self.config.pawn_progress {
+                        e.progress = self.progress[p][kind][c];
+                    }
+                    if let Some(t) = self.tables.as_ref().filter(|t| !t.placement.is_empty()) {
+                        e.table = t.placement[(p * t.layout.kinds + kind) * cells + c];
+                    }
+                }
+            }
+        }
+        out
+    }
+
     fn passed_tables(v: &Variant) -> Vec<Vec<u64>> {
         let cells = v.geometry.cell_count();
         let words = cells.div_ceil(64);
@@ -916,7 +984,10 @@ impl Evaluator {
         let words = pos.seat_bits(Seat::FIRST).len();
         let passed_on = cfg.pawn_progress && !self.passed_masks.is_empty();
         s.passed.clear();
-        if passed_on {
+        // The first pass of a board of one word (below) takes the enemies'
+        // pawns from the words itself.
+        let word_pass = self.one_word.is_some() && !S::ON;
+        if passed_on && !word_pass {
             zeroed(&mut s.enemy_pawns, seats * words);
             for q in v.seating.seats() {
                 let qb = pos.seat_bits(q);
@@ -942,7 +1013,18 @@ impl Evaluator {
         };
         // Kind by kind from the bitboards, each kind's tables looked up
         // once (the sums do not depend on the order).
-        if self.one_word.is_some() {
+        if word_pass {
+            let mut sums = WordSums {
+                material: &mut material,
+                pieces: &mut pieces,
+                pawns: &mut pawns,
+                placed: &mut placed,
+                progress: &mut progress,
+                structure: &mut structure,
+                tab: &mut tab,
+            };
+            self.first_pass_word(pos, s, &mut sums, passed_on);
+        } else if self.one_word.is_some() {
             let kinds = v.kinds.len();
             let sets = pos.one_word_sets(0, seats + kinds + 1);
             for seat in v.seating.seats() {
@@ -1584,6 +1666,96 @@ impl Evaluator {
         }
     }
 
+    /// The first pass on a board of one word, for an evaluation that
+    /// reports no table entries: per seat its material, piece material,
+    /// pawns, pawn structure and per-cell terms ([`PieceSquare`]), and its
+    /// passed pawns (into `s.passed` and the progress and tables, as the
+    /// general pass does).
+    fn first_pass_word(
+        &self,
+        pos: &Position,
+        s: &mut EvalScratch,
+        sums: &mut WordSums<'_>,
+        passed_on: bool,
+    ) {
+        let v = &*self.variant;
+        let (seats, kinds) = (v.seat_count(), v.kinds.len());
+        let sets = pos.one_word_sets(0, seats + kinds + 1);
+        let tables = self.tables.as_ref();
+        let mut pawn_sets = [0u64; MAX_SEATS];
+        for p in 0..seats {
+            for kind in (0..kinds).filter(|&k| v.is_pawn(k)) {
+                pawn_sets[p] |= sets[p] & sets[seats + kind];
+            }
+        }
+        for p in 0..seats {
+            let mut enemy_pawns = 0u64;
+            for (q, set) in pawn_sets.iter().enumerate().take(seats) {
+                if self.enemies[p] >> q & 1 != 0 {
+                    enemy_pawns |= set;
+                }
+            }
+            for (kind, k) in v.kinds.iter().enumerate() {
+                let of_kind = sets[p] & sets[seats + kind];
+                if of_kind == 0 {
+                    continue;
+                }
+                let n = of_kind.count_ones();
+                let worth = self.values[kind] * n as i32;
+                sums.material[p] += worth;
+                if let Some(t) = tables
+                    && t.any_pair
+                    && n >= 2
+                {
+                    Self::add(&mut sums.tab[p], t.pair[kind]);
+                }
+                let pawn = k.pawn.is_some();
+                if pawn {
+                    sums.pawns[p] += n;
+                    if let Some(f) = self.pawn_files[p * kinds + kind]
+                        .as_ref()
+                        .filter(|_| self.config.pawn_progress)
+                    {
+                        sums.structure[p] += self.structure_of_word(f, kind, of_kind);
+                    }
+                } else if !k.royal {
+                    sums.pieces[p] += worth;
+                }
+                let squares =
+                    &self.piece_square[(p * kinds + kind) * 64..(p * kinds + kind + 1) * 64];
+                let passed_masks = &self.passed_masks;
+                let check_passed = pawn && passed_on && self.config.pawn_progress;
+                let mut rest = of_kind;
+                while rest != 0 {
+                    let c = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let e = squares[c];
+                    sums.placed[p] += e.placed;
+                    sums.progress[p] += e.progress;
+                    Self::add(&mut sums.tab[p], e.table);
+                    if check_passed {
+                        let m = &passed_masks[p * kinds + kind];
+                        if !m.is_empty() && m[c] & enemy_pawns == 0 {
+                            s.passed.push((p, kind, c));
+                            sums.progress[p] += self.passed_bonus[p][kind][c];
+                            if let Some(t) = tables {
+                                self.passed_entry(
+                                    t,
+                                    pos,
+                                    p,
+                                    kind,
+                                    c,
+                                    &mut sums.tab[p],
+                                    &mut NoSink,
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// [`Evaluator::open_line_terms`] on a board of one word: the same
     /// terms from the seats' and kinds' words, without the scratch sets.
     fn open_line_terms_word(&self, pos: &Position, ol: &OpenLines, out: &mut [i32; MAX_SEATS]) {
@@ -1698,17 +1870,28 @@ impl Evaluator {
                 enemy_start += self.start_piece_material[q].max(1) as i64;
             }
             let own = &s.attacks[p * cells..(p + 1) * cells];
-            let zone_cells = zone.iter().map(|&c| c as usize).chain(std::iter::once(k));
-            for c in zone_cells {
+            // The zone's cells and the king's own: the danger, the free
+            // cells and the own pawns sheltering the king, in one walk.
+            let mut sheltering = 0usize;
+            let shelter_on = self.tables.as_ref().is_some_and(|t| !t.shelter.is_empty());
+            for &c in zone.iter().chain(std::iter::once(&(k as u16))) {
+                let c = c as usize;
                 let mut attackers = 0i32;
                 for q in checkers.iter().map(Seat::index) {
                     attackers += s.attacks[q * cells + c] as i32;
                 }
                 let defenders = own[c] as i32;
                 danger += (2 * attackers - defenders).max(0);
+                if c == k {
+                    continue;
+                }
                 let occupant = board[c];
-                if c != k && attackers == 0 && (occupant == EMPTY || piece_seat(occupant) != seat) {
+                let own_piece = occupant != EMPTY && piece_seat(occupant) == seat;
+                if attackers == 0 && !own_piece {
                     free += 1;
+                }
+                if shelter_on && own_piece && v.is_pawn(piece_kind(occupant)) {
+                    sheltering += 1;
                 }
             }
             let zone_len = zone.len().max(1) as i64 + 1;
@@ -1721,16 +1904,7 @@ impl Evaluator {
                         sink.entry(p, t.layout.danger_index(u));
                     }
                 }
-                if !t.shelter.is_empty() {
-                    let sheltering = zone
-                        .iter()
-                        .filter(|&&c| {
-                            let q = board[c as usize];
-                            q != EMPTY
-                                && piece_seat(q) == seat
-                                && v.kinds[piece_kind(q)].pawn.is_some()
-                        })
-                        .count();
+                if shelter_on {
                     let n = sheltering.min(t.shelter.len() - 1);
                     Self::add(&mut tab[p], t.shelter[n]);
                     if S::ON {

@@ -269,36 +269,50 @@ mod tests {
             ..Default::default()
         };
         let mut taken = Vec::new();
+        let mut with_tables = Vec::new();
         for spec in registry::example_specs() {
             let v = Variant::from_spec(spec).unwrap();
-            let fast = Evaluator::with_weights(&v, EvalConfig::FULL, &w);
-            if fast.one_word.is_none() {
-                continue;
-            }
-            taken.push(spec);
-            if spec.starts_with("cylinder") {
-                let ow = fast.one_word.as_ref().expect("taken");
-                assert!(
-                    !ow.ray_by_ray_kinds.is_empty(),
-                    "{spec}: no kind ray by ray"
-                );
-            }
-            let mut walk = Evaluator::with_weights(&v, EvalConfig::FULL, &w);
-            walk.one_word = None;
-            let mut movegen = MoveGen::new(&v);
-            let mut moves = Vec::new();
-            for _ in 0..12 {
-                let mut pos = Position::start(&v);
-                for _ in 0..120 {
-                    assert_eq!(fast.breakdown(&pos), walk.breakdown(&pos), "{spec}");
-                    movegen.generate(&pos, &mut moves);
-                    if moves.is_empty() {
-                        break;
+            // The weights above, and the variant's own (chess's have
+            // tables: placement, pairs, passed pawns and the rest).
+            for w in [w.clone(), crate::eval::EvalWeights::for_variant(&v)] {
+                let fast = Evaluator::with_weights(&v, EvalConfig::FULL, &w);
+                if fast.one_word.is_none() {
+                    continue;
+                }
+                taken.push(spec);
+                if fast.tables.is_some() {
+                    with_tables.push(spec);
+                }
+                if spec.starts_with("cylinder") {
+                    let ow = fast.one_word.as_ref().expect("taken");
+                    assert!(
+                        !ow.ray_by_ray_kinds.is_empty(),
+                        "{spec}: no kind ray by ray"
+                    );
+                }
+                let mut walk = Evaluator::with_weights(&v, EvalConfig::FULL, &w);
+                walk.one_word = None;
+                let mut scratch = crate::eval::EvalScratch::default();
+                let mut movegen = MoveGen::new(&v);
+                let mut moves = Vec::new();
+                for _ in 0..12 {
+                    let mut pos = Position::start(&v);
+                    for _ in 0..120 {
+                        let b = fast.breakdown(&pos);
+                        assert_eq!(b, walk.breakdown(&pos), "{spec}");
+                        // The tuner's features take the general first
+                        // pass (every table entry reported).
+                        assert_eq!(fast.features(&pos, &mut scratch).0, b, "{spec}");
+                        movegen.generate(&pos, &mut moves);
+                        if moves.is_empty() {
+                            break;
+                        }
+                        pos.make(moves[rng.random_range(0..moves.len())]);
                     }
-                    pos.make(moves[rng.random_range(0..moves.len())]);
                 }
             }
         }
+        assert!(with_tables.contains(&"chess"), "{with_tables:?}");
         for spec in ["chess", "cube", "cylinder"] {
             assert!(
                 taken.iter().any(|s| s.starts_with(spec)),
