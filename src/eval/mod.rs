@@ -328,6 +328,9 @@ pub struct Evaluator {
     /// On boards of one word: every per-cell term of a piece in one
     /// entry, `[(seat · kinds + kind) · 64 + cell]` (see [`PieceSquare`]).
     piece_square: Vec<PieceSquare>,
+    /// Per `seat · kinds + kind`: whether any of its [`PieceSquare`]
+    /// entries is not zero.
+    piece_square_used: Vec<bool>,
     /// Per seat: the seats that may capture its pieces, as bits.
     enemies: [u16; MAX_SEATS],
     /// Per kind: whether it leaps or slides (a pawn that does has its
@@ -571,6 +574,7 @@ impl Evaluator {
             threat1024: (w.threat_fraction * 1024.0).round() as i32,
             one_word: OneWordAttacks::new(v),
             piece_square: Vec::new(),
+            piece_square_used: Vec::new(),
             enemies: [0; MAX_SEATS],
             least_value: 0,
             kind_leaps_or_slides: (0..v.kinds.len())
@@ -592,6 +596,15 @@ impl Evaluator {
         }
         if e.one_word.is_some() {
             e.piece_square = e.piece_square_table();
+            e.piece_square_used = e
+                .piece_square
+                .chunks(64)
+                .map(|entries| {
+                    entries
+                        .iter()
+                        .any(|e| e.placed != 0 || e.progress != 0 || e.table != [0, 0])
+                })
+                .collect();
         }
         e.least_value = e
             .values
@@ -1721,10 +1734,19 @@ impl Evaluator {
                 } else if !k.royal {
                     sums.pieces[p] += worth;
                 }
-                let squares =
-                    &self.piece_square[(p * kinds + kind) * 64..(p * kinds + kind + 1) * 64];
+                let slot = p * kinds + kind;
                 let passed_masks = &self.passed_masks;
-                let check_passed = pawn && passed_on && self.config.pawn_progress;
+                let check_passed = pawn
+                    && passed_on
+                    && self.config.pawn_progress
+                    && !passed_masks[slot].is_empty();
+                // A kind without per-cell terms (no table, no
+                // centrality, no progress) and no passed pawns to find
+                // has nothing to add cell by cell.
+                if !self.piece_square_used[slot] && !check_passed {
+                    continue;
+                }
+                let squares = &self.piece_square[slot * 64..(slot + 1) * 64];
                 let mut rest = of_kind;
                 while rest != 0 {
                     let c = rest.trailing_zeros() as usize;
@@ -1733,22 +1755,11 @@ impl Evaluator {
                     sums.placed[p] += e.placed;
                     sums.progress[p] += e.progress;
                     Self::add(&mut sums.tab[p], e.table);
-                    if check_passed {
-                        let m = &passed_masks[p * kinds + kind];
-                        if !m.is_empty() && m[c] & enemy_pawns == 0 {
-                            s.passed.push((p, kind, c));
-                            sums.progress[p] += self.passed_bonus[p][kind][c];
-                            if let Some(t) = tables {
-                                self.passed_entry(
-                                    t,
-                                    pos,
-                                    p,
-                                    kind,
-                                    c,
-                                    &mut sums.tab[p],
-                                    &mut NoSink,
-                                );
-                            }
+                    if check_passed && passed_masks[slot][c] & enemy_pawns == 0 {
+                        s.passed.push((p, kind, c));
+                        sums.progress[p] += self.passed_bonus[p][kind][c];
+                        if let Some(t) = tables {
+                            self.passed_entry(t, pos, p, kind, c, &mut sums.tab[p], &mut NoSink);
                         }
                     }
                 }
@@ -1874,14 +1885,16 @@ impl Evaluator {
             // cells and the own pawns sheltering the king, in one walk.
             let mut sheltering = 0usize;
             let shelter_on = self.tables.as_ref().is_some_and(|t| !t.shelter.is_empty());
-            for &c in zone.iter().chain(std::iter::once(&(k as u16))) {
+            let attackers_at = |c: usize| -> i32 {
+                checkers
+                    .iter()
+                    .map(|q| s.attacks[q.index() * cells + c] as i32)
+                    .sum()
+            };
+            for &c in zone {
                 let c = c as usize;
-                let mut attackers = 0i32;
-                for q in checkers.iter().map(Seat::index) {
-                    attackers += s.attacks[q * cells + c] as i32;
-                }
-                let defenders = own[c] as i32;
-                danger += (2 * attackers - defenders).max(0);
+                let attackers = attackers_at(c);
+                danger += (2 * attackers - own[c] as i32).max(0);
                 if c == k {
                     continue;
                 }
@@ -1894,6 +1907,7 @@ impl Evaluator {
                     sheltering += 1;
                 }
             }
+            danger += (2 * attackers_at(k) - own[k] as i32).max(0);
             let zone_len = zone.len().max(1) as i64 + 1;
             if let Some(t) = self.tables.as_ref() {
                 if !t.danger.is_empty() {
