@@ -718,7 +718,16 @@ impl Worker {
         } else {
             match tte {
                 Some(e) if e.eval != NO_EVAL => e.eval,
-                _ => self.evaluate(sh),
+                _ => {
+                    let raw = self.evaluate(sh);
+                    // Kept at once with a bound that settles nothing:
+                    // a node cut by the prunings below stores nothing
+                    // else, and its next visit then need not evaluate.
+                    if tte.is_none() && self.excluded[ply].is_none() {
+                        sh.tt.store(hash, None, -2, Bound::Lower, -INFINITE, raw);
+                    }
+                    raw
+                }
             }
         };
         let correction_slot = self.correction_slot();
@@ -1260,6 +1269,19 @@ impl Worker {
             let slot = self.correction_slot();
             stand_pat = self.corrected(raw_eval, slot);
             if stand_pat >= beta {
+                // The stand-pat is a lower bound of this node; kept with
+                // the static value, the next visit (the next iteration
+                // meets most of these leaves again) need not evaluate.
+                if tte.is_none() {
+                    sh.tt.store(
+                        hash,
+                        None,
+                        -1,
+                        Bound::Lower,
+                        score::to_tt(stand_pat, ply),
+                        raw_eval,
+                    );
+                }
                 self.moves[ply] = list;
                 self.scores[ply] = scores;
                 return stand_pat;
