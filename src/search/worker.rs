@@ -880,7 +880,6 @@ impl Worker {
             if self.excluded[ply].is_some_and(|c| c.matches(&m)) {
                 continue;
             }
-            self.prefetch_child(sh, &m);
             let (capture, killer) = {
                 let pos = self.pos.as_ref().expect("invariant: position set");
                 (is_capture(pos, &m), self.heuristics.is_killer(ply, &m))
@@ -918,6 +917,10 @@ impl Worker {
             {
                 continue;
             }
+            // The move is likely to be made: its child's bucket is asked
+            // for now (the late-move and futility prunings above drop
+            // many moves for the price of a few comparisons).
+            self.prefetch_child(sh, &m);
             // Exchange pruning near the leaves: a move that loses
             // material on its cell by more than the depth allows (a quiet
             // move 60 per ply, a capture 100), after the first move.
