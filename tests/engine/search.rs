@@ -179,6 +179,15 @@ fn single_thread_is_deterministic() {
         e.new_game();
         let c = run(&mut e, &pos, &limits);
         assert_eq!((a.nodes, a.best), (c.nodes, c.best), "{spec}");
+        // Preparing the variant first (as the bench does before its
+        // clock starts), also after another variant's search, searches
+        // the same tree.
+        let mut e = engine(1, 8);
+        run(&mut e, &start("cylinder"), &Limits::depth(3));
+        e.new_game();
+        e.prepare(pos.variant());
+        let d = run(&mut e, &pos, &limits);
+        assert_eq!((a.nodes, a.best, &a.pv), (d.nodes, d.best, &d.pv), "{spec}");
     }
 }
 
