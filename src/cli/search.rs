@@ -309,7 +309,7 @@ pub fn run_bench(
         };
         let d = (depth as i32 + offset).max(1) as u32;
         engine.new_game();
-        engine.prepare(pos.variant());
+        engine.prepare(&pos);
         setup_seconds += set_up.elapsed().as_secs_f64();
         let t = Instant::now();
         let r = engine.search(&pos, &Limits::depth(d), &SearchControl::new(), &mut |_| {});

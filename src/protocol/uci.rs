@@ -746,7 +746,9 @@ impl Uci {
             self.send("readyok".into());
             return;
         }
-        // Ready once queued reconfiguration (a table resize) is done.
+        // Ready once queued reconfiguration (a table resize) is done and
+        // the variant's tables are built.
+        self.session.prepare_engine();
         let out = self.out.clone();
         if !self.session.host().after_queued(move || {
             let _ = out.send("readyok".into());

@@ -454,16 +454,20 @@ impl Engine {
             .clone()
     }
 
-    /// Builds what a search of variant `v` needs: its evaluation tables
-    /// and the workers' tables for its board, unless they are built
-    /// already. [`Engine::search`] does it on its own; a caller that times
-    /// searches (the bench) calls it first so that the clock measures the
-    /// search, not the one-time set-up of a variant (on the 4-D diamond
-    /// the evaluation's tables alone take tens of milliseconds).
-    pub fn prepare(&mut self, v: &Arc<Variant>) -> Arc<Evaluator> {
+    /// Builds what a search of `pos` needs: its variant's evaluation
+    /// tables and, for a sequential turn, the workers' tables for its
+    /// board, unless they are built already. [`Engine::search`] does it on
+    /// its own; a caller that times searches (the bench) or answers
+    /// `isready` calls it first, so that the clock of the first search
+    /// measures the search, not the one-time set-up of a variant (on the
+    /// 6-D diamond about half a second).
+    pub fn prepare(&mut self, pos: &Position) -> Arc<Evaluator> {
+        let v = pos.variant();
         let eval = self.evaluator(v);
         let threads = self.options.threads;
-        if self.workers.len() != threads || !self.workers.iter().all(|w| w.fits(v)) {
+        let sequential = !pos.turn().is_simultaneous();
+        if sequential && (self.workers.len() != threads || !self.workers.iter().all(|w| w.fits(v)))
+        {
             self.workers = (0..threads).map(|i| Worker::new(i, v)).collect();
         }
         eval
@@ -486,7 +490,7 @@ impl Engine {
         }
         let start = Instant::now();
         let v = pos.variant().clone();
-        let eval = self.prepare(&v);
+        let eval = self.prepare(pos);
         self.tt.new_search();
         let threads = self.options.threads;
 

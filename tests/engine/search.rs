@@ -185,7 +185,7 @@ fn single_thread_is_deterministic() {
         let mut e = engine(1, 8);
         run(&mut e, &start("cylinder"), &Limits::depth(3));
         e.new_game();
-        e.prepare(pos.variant());
+        e.prepare(&pos);
         let d = run(&mut e, &pos, &limits);
         assert_eq!((a.nodes, a.best, &a.pv), (d.nodes, d.best, &d.pv), "{spec}");
     }
