@@ -378,7 +378,7 @@ pub struct EvalScratch {
 /// (where the weights have one). The sums are those of the separate
 /// tables; the tuner's feature sink, which must be told every table entry,
 /// reads the separate tables.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct PieceSquare {
     placed: i32,
     progress: i32,
@@ -599,11 +599,7 @@ impl Evaluator {
             e.piece_square_used = e
                 .piece_square
                 .chunks(64)
-                .map(|entries| {
-                    entries
-                        .iter()
-                        .any(|e| e.placed != 0 || e.progress != 0 || e.table != [0, 0])
-                })
+                .map(|entries| entries.iter().any(|e| *e != PieceSquare::default()))
                 .collect();
         }
         e.least_value = e
