@@ -178,7 +178,8 @@ impl<T> BySeat<T> {
 
     /// The seats.
     pub fn seats(&self) -> impl Iterator<Item = Seat> + use<T> {
-        (0..self.0.len()).map(Seat::new)
+        // Below MAX_SEATS by the bound (see `Seating::seats`).
+        (0..self.0.len().min(MAX_SEATS)).map(|i| Seat(i as u8))
     }
 
     /// The values in seat order.
@@ -448,7 +449,10 @@ impl Seating {
 
     /// The seats in index order.
     pub fn seats(&self) -> impl Iterator<Item = Seat> + use<> {
-        (0..self.seats.len()).map(Seat::new)
+        // Each index is below MAX_SEATS by the bound, so the seats are
+        // made without `Seat::new`'s check (the evaluation walks the seats
+        // many times per position).
+        (0..self.seats.len().min(MAX_SEATS)).map(|i| Seat(i as u8))
     }
 
     /// A seat's description.

@@ -47,7 +47,7 @@
 use std::sync::Arc;
 
 use crate::board::geometry::Cell;
-use crate::board::piece::{EMPTY, NO_CELL, piece, piece_kind, piece_seat};
+use crate::board::piece::{EMPTY, NO_CELL, is_piece_of, piece, piece_kind, piece_seat};
 use crate::board::seating::{MAX_SEATS, Seat};
 use crate::board::variant::Variant;
 use crate::rules::attacks;
@@ -231,12 +231,6 @@ pub fn cell_mobility(v: &Variant, kind: usize, rho: f64) -> Vec<f64> {
         .collect()
 }
 
-/// The number of cells in both `a` and `b` (bitboard words).
-#[inline(always)]
-fn count_both(a: &[u64], b: &[u64]) -> u32 {
-    a.iter().zip(b).map(|(x, y)| (x & y).count_ones()).sum()
-}
-
 /// Makes `v` `n` zeros, in place where it has that length already (the
 /// scratch buffers keep their length from one evaluation to the next;
 /// filling them is cheaper than emptying and growing them again).
@@ -368,6 +362,46 @@ pub struct EvalScratch {
     /// Every seat's pawns (bitboard words, seat after seat), then the
     /// pawns of one seat's enemies: for the open lines.
     line_pawns: Vec<u64>,
+    /// Boards of more than one word: the cells of each seat's pieces of
+    /// each kind, in rising order, read off the bitboards once per
+    /// evaluation ([`PieceLists`]) for the passes that each walked them.
+    piece_cells: Vec<u16>,
+    /// Where each (seat, kind)'s cells start in `piece_cells`
+    /// (`seats * kinds + 1` offsets).
+    piece_starts: Vec<u32>,
+}
+
+/// The cells of every seat's pieces of every kind, in rising order, from
+/// the scratch's lists: a board of many words (the 4-D diamond's 17) is
+/// scanned once per evaluation instead of once per pass and term.
+struct PieceLists<'a> {
+    cells: &'a [u16],
+    starts: &'a [u32],
+    kinds: usize,
+}
+
+impl<'a> PieceLists<'a> {
+    /// Fills the lists of `pos` into the scratch's buffers.
+    fn fill(pos: &Position, cells: &mut Vec<u16>, starts: &mut Vec<u32>) {
+        let v = pos.variant();
+        cells.clear();
+        starts.clear();
+        for seat in v.seating.seats() {
+            let own = pos.seat_bits(seat);
+            for kind in 0..v.kinds.len() {
+                starts.push(cells.len() as u32);
+                for_each_of_both(own, pos.kind_bits(kind), |c| cells.push(c as u16));
+            }
+        }
+        starts.push(cells.len() as u32);
+    }
+
+    /// Seat `p`'s pieces of `kind`.
+    #[inline(always)]
+    fn of(&self, p: usize, kind: usize) -> &'a [u16] {
+        let i = p * self.kinds + kind;
+        &self.cells[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
 }
 
 /// What a piece of one kind and seat gets for standing on one cell, every
@@ -1087,18 +1121,27 @@ impl Evaluator {
                 }
             }
         }
+        if self.one_word.is_none() {
+            PieceLists::fill(pos, &mut s.piece_cells, &mut s.piece_starts);
+        }
+        let lists = PieceLists {
+            cells: &s.piece_cells,
+            starts: &s.piece_starts,
+            kinds: v.kinds.len(),
+        };
         for seat in v.seating.seats().filter(|_| self.one_word.is_none()) {
             let p = seat.index();
             let own = pos.seat_bits(seat);
             for (kind, k) in v.kinds.iter().enumerate() {
                 let of_kind = pos.kind_bits(kind);
+                let list = lists.of(p, kind);
                 if let Some(t) = tables {
-                    let n = count_both(own, of_kind);
+                    let n = list.len();
                     if t.any_pair && n >= 2 {
                         Self::pair_entry(t, p, kind, &mut tab[p], sink);
                     }
                     if !t.placement.is_empty() {
-                        for_each_of_both(own, of_kind, |c| {
+                        list.iter().map(|&c| c as usize).for_each(|c| {
                             Self::cell_entry(
                                 t,
                                 &t.placement,
@@ -1113,14 +1156,14 @@ impl Evaluator {
                     }
                 }
                 if k.pawn.is_none() {
-                    let n = count_both(own, of_kind) as i32;
+                    let n = list.len() as i32;
                     material[p] += self.values[kind] * n;
                     if !k.royal {
                         pieces[p] += self.values[kind] * n;
                     }
                     let table = &self.centrality[kind];
                     if cfg.mobility && !table.is_empty() {
-                        for_each_of_both(own, of_kind, |c| placed[p] += table[c]);
+                        list.iter().for_each(|&c| placed[p] += table[c as usize]);
                     }
                     continue;
                 }
@@ -1135,7 +1178,7 @@ impl Evaluator {
                 let enemy = &s.enemy_pawns;
                 let passed_pawns = &mut s.passed;
                 let tab_p = &mut tab[p];
-                for_each_of_both(own, of_kind, |c| {
+                list.iter().map(|&c| c as usize).for_each(|c| {
                     n += 1;
                     if cfg.pawn_progress {
                         progress[p] += table[c];
@@ -1242,7 +1285,6 @@ impl Evaluator {
                 let att = &mut s.attacks[p * cells..(p + 1) * cells];
                 let pawn_mask = &s.pawn_mask[..cells];
                 let table_board = TableBoard::of(pos);
-                let own = pos.seat_bits(seat);
                 for (kind, k) in v.kinds.iter().enumerate() {
                     if k.pawn.is_some() {
                         continue;
@@ -1250,7 +1292,7 @@ impl Evaluator {
                     let leaps = v.leap_table(kind);
                     let rays = &v.slide_rays[kind];
                     let counted_for_mobility = cfg.mobility && !k.royal;
-                    for_each_of_both(own, pos.kind_bits(kind), |c| {
+                    lists.of(p, kind).iter().map(|&c| c as usize).for_each(|c| {
                         // The cells attacks::for_each_attack visits for a
                         // piece that is no pawn: its leaps, then its slides
                         // up to and including the first occupied cell.
@@ -1265,7 +1307,7 @@ impl Evaluator {
                             unsafe {
                                 let a = att.get_unchecked_mut(t);
                                 *a = a.saturating_add(1);
-                                if (q == EMPTY || piece_seat(q) != seat)
+                                if !is_piece_of(q, seat)
                                     && *pawn_mask.get_unchecked(t) & enemies == 0
                                 {
                                     count += 1;
@@ -1298,12 +1340,11 @@ impl Evaluator {
             if let Some(t) = tables.filter(|t| !t.supported.is_empty()) {
                 for seat in v.seating.seats() {
                     let p = seat.index();
-                    let own = pos.seat_bits(seat);
                     for (kind, k) in v.kinds.iter().enumerate() {
                         if k.royal {
                             continue;
                         }
-                        for_each_of_both(own, pos.kind_bits(kind), |c| {
+                        lists.of(p, kind).iter().map(|&c| c as usize).for_each(|c| {
                             if s.pawn_mask[c] >> p & 1 != 0 {
                                 let (table, first) = (&t.supported, t.layout.supported);
                                 Self::cell_entry(t, table, first, p, kind, c, &mut tab[p], sink);
@@ -1321,13 +1362,12 @@ impl Evaluator {
                         .seats()
                         .filter(|&q| v.seating.may_capture(q, seat))
                         .fold(0, |m, q| m | 1 << q.index());
-                    let own = pos.seat_bits(seat);
                     for (kind, k) in v.kinds.iter().enumerate() {
                         if k.royal {
                             continue;
                         }
                         let pawn = k.pawn.is_some();
-                        for_each_of_both(own, pos.kind_bits(kind), |c| {
+                        lists.of(p, kind).iter().map(|&c| c as usize).for_each(|c| {
                             let weight = if !pawn && s.pawn_mask[c] & enemies != 0 {
                                 2
                             } else if s.attacks[p * cells + c] == 0
@@ -1881,11 +1921,19 @@ impl Evaluator {
             // cells and the own pawns sheltering the king, in one walk.
             let mut sheltering = 0usize;
             let shelter_on = self.tables.as_ref().is_some_and(|t| !t.shelter.is_empty());
+            // Two players: one checking seat, whose row is read directly.
+            let only_checker = {
+                let mut it = checkers.iter();
+                it.next().filter(|_| it.next().is_none())
+            };
             let attackers_at = |c: usize| -> i32 {
-                checkers
-                    .iter()
-                    .map(|q| s.attacks[q.index() * cells + c] as i32)
-                    .sum()
+                match only_checker {
+                    Some(q) => s.attacks[q.index() * cells + c] as i32,
+                    None => checkers
+                        .iter()
+                        .map(|q| s.attacks[q.index() * cells + c] as i32)
+                        .sum(),
+                }
             };
             for &c in zone {
                 let c = c as usize;
@@ -1895,7 +1943,7 @@ impl Evaluator {
                     continue;
                 }
                 let occupant = board[c];
-                let own_piece = occupant != EMPTY && piece_seat(occupant) == seat;
+                let own_piece = is_piece_of(occupant, seat);
                 if attackers == 0 && !own_piece {
                     free += 1;
                 }

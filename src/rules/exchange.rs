@@ -100,6 +100,46 @@ impl Swaps {
         self.on_target = taker;
     }
 
+    /// Whether the exchange's gain is already known to lie below `t`
+    /// (`Some(true)`) or at or above it (`Some(false)`), whatever captures
+    /// are still to come; `None` while they could decide it.
+    ///
+    /// Why this is exact: were the exchange to stop now, the last capture's
+    /// gain would stand; a side may always stop, and the next capture can
+    /// win back at most the piece now on the target, so the last gain ends
+    /// between itself less that piece and itself. [`Swaps::settle`]'s rule
+    /// (each gain is the least of its own and the negated next) is
+    /// monotone, so the two ends carried back to the first capture bound
+    /// the gain [`Swaps::settle`] gives after any continuation.
+    #[inline]
+    pub fn settled_below(&self, t: i32) -> Option<bool> {
+        let (mut lo, mut hi) = (i32::MIN, i32::MAX);
+        for (k, &g) in self.gain.iter().enumerate().rev() {
+            (lo, hi) = if k + 1 == self.gain.len() {
+                (g - self.on_target.max(0), g)
+            } else {
+                (g.min(-hi), g.min(-lo))
+            };
+        }
+        if hi < t {
+            Some(true)
+        } else if lo >= t {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the exchange's gain lies below `t`: [`Swaps::settled_below`]
+    /// where the captures so far decide it, else the settled gain.
+    #[inline]
+    pub fn below(self, t: i32) -> bool {
+        match self.settled_below(t) {
+            Some(below) => below,
+            None => self.settle() < t,
+        }
+    }
+
     /// The exchange's gain: each side stops where going on would lose
     /// more.
     pub fn settle(mut self) -> i32 {
@@ -121,6 +161,22 @@ impl Swaps {
 /// taken; a piece pinned to its king does not take). `None` with other
 /// than two seats.
 pub fn static_exchange(pos: &Position, values: &[i32], m: &Move) -> Option<i32> {
+    exchange(pos, values, m, None).map(Swaps::settle)
+}
+
+/// Whether [`static_exchange`] of `m` lies below `t` (`None` with other
+/// than two seats): the same exchange, stopped as soon as the captures so
+/// far decide the answer ([`Swaps::settled_below`]), which spares the
+/// search of the next takers (always the last step's, which finds none).
+/// The search's prunings and orderings ask only this.
+pub fn exchange_below(pos: &Position, values: &[i32], m: &Move, t: i32) -> Option<bool> {
+    exchange(pos, values, m, Some(t)).map(|s| s.below(t))
+}
+
+/// The captures of the exchange of `m`, all of them, or (with a
+/// threshold `t`) up to the first that decides whether the gain lies below
+/// `t`.
+fn exchange(pos: &Position, values: &[i32], m: &Move, t: Option<i32>) -> Option<Swaps> {
     let v = pos.variant();
     if v.seat_count() != 2 {
         return None;
@@ -137,6 +193,9 @@ pub fn static_exchange(pos: &Position, values: &[i32], m: &Move) -> Option<i32> 
     let mut swaps = Swaps::new(pos, values, m);
     let mut side = Seat::new(1 - piece_seat(moving).index());
     while !gone.is_full() {
+        if t.is_some_and(|t| swaps.settled_below(t).is_some()) {
+            break;
+        }
         // The side's pieces attacking the target, least valuable first.
         let mut takers: ArrayVec<(i32, Cell), MAX_TAKERS> = ArrayVec::new();
         let other = Seat::new(1 - side.index());
@@ -189,5 +248,5 @@ pub fn static_exchange(pos: &Position, values: &[i32], m: &Move) -> Option<i32> 
         gone.push(c);
         side = other;
     }
-    Some(swaps.settle())
+    Some(swaps)
 }

@@ -44,8 +44,8 @@ pub fn victim_value(pos: &Position, eval: &Evaluator, m: &Move) -> i32 {
 pub fn losing_capture(pos: &Position, eval: &Evaluator, movegen: &MoveGen, m: &Move) -> bool {
     risky_capture(pos, eval, movegen, m)
         && movegen
-            .static_exchange(pos, eval.values(), m)
-            .is_none_or(|g| g < 0)
+            .exchange_below(pos, eval.values(), m, 0)
+            .is_none_or(|below| below)
 }
 
 /// Whether the capture `m` is by a more valuable piece on a defended
@@ -271,42 +271,73 @@ pub fn score_moves(
     scores: &mut Vec<i32>,
 ) {
     scores.clear();
-    for m in moves {
-        let s = if tt_move.is_some_and(|t| t.matches(m)) {
+    // What does not change from move to move is read once: the killers,
+    // the counter move and the continuation's context row (the scores are
+    // those of the per-move questions `Heuristics::is_killer`,
+    // `counter_move`, `history` and `continuation` ask).
+    let ordered = quiets == Quiets::Ordered;
+    let [killer0, killer1] = if ordered { h.killers[ply] } else { [None; 2] };
+    let counter = if ordered { h.counter_move(ply) } else { None };
+    let context = h.context_at(ply);
+    let board = pos.board();
+    let values = eval.values();
+    scores.extend(moves.iter().map(|m| {
+        if tt_move.is_some_and(|t| t.matches(m)) {
             HASH_MOVE
         } else if is_capture(pos, m) || m.promotion != 0 {
             let victim = victim_value(pos, eval, m);
-            let promo = m.promotion_kind().map_or(0, |k| eval.value(k));
-            let attacker = eval.value(piece_kind(pos.piece_at(m.from as usize)));
+            let promo = m.promotion_kind().map_or(0, |k| values[k]);
+            let attacker = values[piece_kind(board[m.from as usize])];
             // Every capture starts among the good ones; whether it loses
             // is asked when [`pick`] is about to hand it out.
             GOOD_CAPTURE + (victim + promo) * 32 - attacker / 8
-        } else if quiets == Quiets::Last {
+        } else if !ordered {
             UNSCORED_QUIET
-        } else if h.is_killer(ply, m) {
-            if h.killers[ply][0] == Some(*m) {
-                KILLER + 1
-            } else {
-                KILLER
-            }
-        } else if h.counter_move(ply) == Some(*m) {
+        } else if killer0 == Some(*m) {
+            KILLER + 1
+        } else if killer1 == Some(*m) {
+            KILLER
+        } else if counter == Some(*m) {
             KILLER - 1
         } else {
-            h.history(pos, m) + h.continuation(pos, ply, m)
-        };
-        scores.push(s);
-    }
+            let i = h.index(pos, m);
+            let continuation = match context {
+                NO_CONTEXT => 0,
+                c => i32::from(h.continuation[h.continuation_index(c, i)]),
+            };
+            h.history[i] + continuation
+        }
+    }));
 }
 
 /// Moves to pick one by one before sorting the rest: most nodes cut after
 /// a few moves, so sorting everything up front would be wasted.
-const SELECT_FIRST: usize = 6;
+pub const SELECT_FIRST: usize = 6;
 
 /// Scratch space of [`pick`]'s sort (one per search thread).
 #[derive(Debug, Default)]
 pub struct SortScratch {
     keys: Vec<u64>,
     moves: Vec<Move>,
+}
+
+/// Whether [`pick`] at index `i` has nothing left to do: from
+/// [`SELECT_FIRST`] on the list is sorted once and handed out in order.
+#[inline(always)]
+pub fn picked_already(i: usize) -> bool {
+    i > SELECT_FIRST
+}
+
+/// The first index from `from` on whose move scores below the quiet
+/// moves (a capture found to lose), in a list [`pick`] has sorted from
+/// before `from` on. Such a list is, by falling score, the good captures
+/// and promotions, the killers and the counter move, the quiet moves,
+/// then the losing captures; so every move of `from..` before the index
+/// returned is quiet where the move before `from` was, which lets a
+/// search that prunes late quiet moves skip them in one step.
+#[inline]
+pub fn end_of_quiets(scores: &[i32], from: usize) -> usize {
+    from + scores[from..].partition_point(|&s| s > BAD_CAPTURE / 2)
 }
 
 /// Whether `score` is [`score_moves`]'s score of a capture or promotion
@@ -367,6 +398,9 @@ pub fn pick(
     i: usize,
     scratch: &mut SortScratch,
 ) {
+    if picked_already(i) {
+        return;
+    }
     if i < SELECT_FIRST {
         // The first of the highest scores (ties keep the list's order):
         // the maximum in one branch-free pass, then its first place.

@@ -462,6 +462,9 @@ impl Worker {
     /// ([`ordering::pick`], which asks the exchanges on the way).
     #[inline(always)]
     fn pick(&mut self, sh: &Shared, list: &mut [Move], scores: &mut [i32], i: usize) {
+        if ordering::picked_already(i) {
+            return;
+        }
         let pos = self.pos.as_ref().expect("invariant: position set");
         ordering::pick(
             pos,
@@ -874,7 +877,10 @@ impl Worker {
         let mut best_move: Option<Move> = None;
         let mut searched = 0usize;
         let lmp_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize;
-        for i in 0..list.len() {
+        let mut next = 0;
+        while next < list.len() {
+            let i = next;
+            next += 1;
             self.pick(sh, &mut list, &mut scores, i);
             let m = list[i];
             if self.excluded[ply].is_some_and(|c| c.matches(&m)) {
@@ -893,6 +899,12 @@ impl Worker {
                 && depth <= 4
                 && searched >= lmp_limit
             {
+                // Every later quiet move is pruned here too (nothing this
+                // test reads changes while moves are pruned): where the
+                // rest of the list is sorted, they are skipped at once.
+                if i >= ordering::SELECT_FIRST {
+                    next = ordering::end_of_quiets(&scores, next);
+                }
                 continue;
             }
             // Futility: a quiet move that gives no check, near the leaves,
@@ -951,8 +963,8 @@ impl Worker {
                     && !self.bare_king(|q| q != us)
                     && self
                         .movegen
-                        .static_exchange(pos, sh.eval.values(), &m)
-                        .is_some_and(|g| g < -margin)
+                        .exchange_below(pos, sh.eval.values(), &m, -margin)
+                        .is_some_and(|below| below)
                 {
                     continue;
                 }

@@ -118,6 +118,26 @@ fn compare_variant_playouts(
                     "{spec}: the exchange of {m:?} in {}",
                     pos.to_text()
                 );
+                // The exchange stopped once its captures decide a
+                // threshold answers as the whole exchange does, on both
+                // paths (thresholds: around zero, the pruning margins,
+                // each side of the value itself).
+                let thresholds = see.map_or(vec![0], |g| vec![0, 1, -1, -100, -300, g, g + 1]);
+                for t in thresholds {
+                    let below = see.map(|g| g < t);
+                    assert_eq!(
+                        exchange::exchange_below(pos, values, m, t),
+                        below,
+                        "{spec}: the exchange of {m:?} against {t} in {}",
+                        pos.to_text()
+                    );
+                    assert_eq!(
+                        g.exchange_below(pos, values, m, t),
+                        below,
+                        "{spec}: the set-wise exchange of {m:?} against {t} in {}",
+                        pos.to_text()
+                    );
+                }
                 // The search skips the exchange where its floor could not
                 // fall below the pruning threshold.
                 if let Some(see) = see {

@@ -988,6 +988,32 @@ impl<W: Word> Tables<W> {
     /// on the position's sets instead of by walking the board (the search
     /// asks it for most captures it orders and for moves it may prune).
     pub fn static_exchange(&self, pos: &Position, values: &[i32], m: &Move) -> Option<i32> {
+        match self.exchange(pos, values, m, None)? {
+            Ok(swaps) => Some(swaps.settle()),
+            Err(()) => exchange::static_exchange(pos, values, m),
+        }
+    }
+
+    /// [`exchange::exchange_below`] set-wise: whether the exchange of `m`
+    /// lies below `t`, stopped as soon as the captures so far decide it.
+    pub fn exchange_below(&self, pos: &Position, values: &[i32], m: &Move, t: i32) -> Option<bool> {
+        match self.exchange(pos, values, m, Some(t))? {
+            Ok(swaps) => Some(swaps.below(t)),
+            Err(()) => exchange::exchange_below(pos, values, m, t),
+        }
+    }
+
+    /// The captures of the exchange of `m` (all, or with a threshold `t`
+    /// up to the first that decides whether the gain lies below `t`);
+    /// `Err` where a step has more takers than the definition's list is
+    /// sure to hold (the caller then asks the definition itself).
+    fn exchange(
+        &self,
+        pos: &Position,
+        values: &[i32],
+        m: &Move,
+        t: Option<i32>,
+    ) -> Option<Result<exchange::Swaps, ()>> {
         let v = &**pos.variant();
         if v.seat_count() != 2 {
             return None;
@@ -1004,6 +1030,9 @@ impl<W: Word> Tables<W> {
         let mut swaps = exchange::Swaps::new(pos, values, m);
         let mut side = Seat::new(1 - piece_seat(moving).index());
         while (gone.count() as usize) < MAX_EXCHANGE_CELLS {
+            if t.is_some_and(|t| swaps.settled_below(t).is_some()) {
+                break;
+            }
             let other = Seat::new(1 - side.index());
             let present = !gone;
             let found = self.attackers_among(v, sets, to, side, present, all & present);
@@ -1011,7 +1040,7 @@ impl<W: Word> Tables<W> {
                 // Beyond what the definition's list is sure to hold
                 // (its attack walk may name a piece twice): the
                 // definition itself.
-                return exchange::static_exchange(pos, values, m);
+                return Some(Err(()));
             }
             // The side's pieces attacking the target, least valuable
             // first (ties: the lower cell), as the definition lists them.
@@ -1045,7 +1074,7 @@ impl<W: Word> Tables<W> {
             gone |= W::bit(c);
             side = other;
         }
-        Some(swaps.settle())
+        Some(Ok(swaps))
     }
 
     /// The slides of table `m` from `cell` under `occ`.

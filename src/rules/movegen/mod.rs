@@ -296,6 +296,18 @@ impl MoveGen {
         }
     }
 
+    /// Whether the static exchange of `m` lies below `t`
+    /// ([`exchange::exchange_below`]: the exchange stopped as soon as its
+    /// captures decide it; `None` with other than two seats).
+    #[inline]
+    pub fn exchange_below(&self, pos: &Position, values: &[i32], m: &Move, t: i32) -> Option<bool> {
+        match &self.fast {
+            Some(FastTables::One(tables)) => tables.exchange_below(pos, values, m, t),
+            Some(FastTables::Two(tables)) => tables.exchange_below(pos, values, m, t),
+            None => exchange::exchange_below(pos, values, m, t),
+        }
+    }
+
     /// Whether the seat to move in `pos` is in check
     /// ([`Position::in_check`], by [`MoveGen::attacked_by_checkers`]).
     #[inline]
