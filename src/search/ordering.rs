@@ -279,6 +279,9 @@ pub fn score_moves(
     let [killer0, killer1] = if ordered { h.killers[ply] } else { [None; 2] };
     let counter = if ordered { h.counter_move(ply) } else { None };
     let context = h.context_at(ply);
+    // Compared as moves, not options: the null move, which no list
+    // holds, stands for "none".
+    let [killer0, killer1, counter] = [killer0, killer1, counter].map(|k| k.unwrap_or(Move::NULL));
     let board = pos.board();
     let values = eval.values();
     scores.extend(moves.iter().map(|m| {
@@ -293,11 +296,11 @@ pub fn score_moves(
             GOOD_CAPTURE + (victim + promo) * 32 - attacker / 8
         } else if !ordered {
             UNSCORED_QUIET
-        } else if killer0 == Some(*m) {
+        } else if *m == killer0 {
             KILLER + 1
-        } else if killer1 == Some(*m) {
+        } else if *m == killer1 {
             KILLER
-        } else if counter == Some(*m) {
+        } else if *m == counter {
             KILLER - 1
         } else {
             let i = h.index(pos, m);
