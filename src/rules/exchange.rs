@@ -113,13 +113,13 @@ impl Swaps {
     /// the gain [`Swaps::settle`] gives after any continuation.
     #[inline]
     pub fn settled_below(&self, t: i32) -> Option<bool> {
-        let (mut lo, mut hi) = (i32::MIN, i32::MAX);
-        for (k, &g) in self.gain.iter().enumerate().rev() {
-            (lo, hi) = if k + 1 == self.gain.len() {
-                (g - self.on_target.max(0), g)
-            } else {
-                (g.min(-hi), g.min(-lo))
-            };
+        let (&last, before) = self
+            .gain
+            .split_last()
+            .expect("invariant: the first capture's gain is in");
+        let (mut lo, mut hi) = (last - self.on_target.max(0), last);
+        for &g in before.iter().rev() {
+            (lo, hi) = (g.min(-hi), g.min(-lo));
         }
         if hi < t {
             Some(true)

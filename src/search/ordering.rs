@@ -170,9 +170,16 @@ impl Heuristics {
     /// a context).
     #[inline]
     pub fn continuation(&self, pos: &Position, ply: usize, m: &Move) -> i32 {
-        match self.context_at(ply) {
+        self.continuation_after(self.context_at(ply), self.index(pos, m))
+    }
+
+    /// The continuation history of the quiet move of history index `i`
+    /// after the context `context` (0 without one).
+    #[inline]
+    fn continuation_after(&self, context: u32, i: usize) -> i32 {
+        match context {
             NO_CONTEXT => 0,
-            c => i32::from(self.continuation[self.continuation_index(c, self.index(pos, m))]),
+            c => i32::from(self.continuation[self.continuation_index(c, i)]),
         }
     }
 
@@ -275,13 +282,17 @@ pub fn score_moves(
     // the counter move and the continuation's context row (the scores are
     // those of the per-move questions `Heuristics::is_killer`,
     // `counter_move`, `history` and `continuation` ask).
+    // They are compared as moves, not options: the null move, which no
+    // list holds, stands for "none".
     let ordered = quiets == Quiets::Ordered;
-    let [killer0, killer1] = if ordered { h.killers[ply] } else { [None; 2] };
-    let counter = if ordered { h.counter_move(ply) } else { None };
+    let [killer0, killer1, counter] = if ordered {
+        let [k0, k1] = h.killers[ply];
+        [k0, k1, h.counter_move(ply)]
+    } else {
+        [None; 3]
+    }
+    .map(|k| k.unwrap_or(Move::NULL));
     let context = h.context_at(ply);
-    // Compared as moves, not options: the null move, which no list
-    // holds, stands for "none".
-    let [killer0, killer1, counter] = [killer0, killer1, counter].map(|k| k.unwrap_or(Move::NULL));
     let board = pos.board();
     let values = eval.values();
     scores.extend(moves.iter().map(|m| {
@@ -304,11 +315,7 @@ pub fn score_moves(
             KILLER - 1
         } else {
             let i = h.index(pos, m);
-            let continuation = match context {
-                NO_CONTEXT => 0,
-                c => i32::from(h.continuation[h.continuation_index(c, i)]),
-            };
-            h.history[i] + continuation
+            h.history[i] + h.continuation_after(context, i)
         }
     }));
 }
@@ -401,9 +408,6 @@ pub fn pick(
     i: usize,
     scratch: &mut SortScratch,
 ) {
-    if picked_already(i) {
-        return;
-    }
     if i < SELECT_FIRST {
         // The first of the highest scores (ties keep the list's order):
         // the maximum in one branch-free pass, then its first place.
