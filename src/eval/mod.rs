@@ -46,8 +46,8 @@
 
 use std::sync::Arc;
 
-use crate::board::geometry::Cell;
-use crate::board::piece::{EMPTY, NO_CELL, is_piece_of, piece, piece_kind, piece_seat};
+use crate::board::geometry::{Cell, CellTable, Geometry, RayTable};
+use crate::board::piece::{EMPTY, NO_CELL, Piece, is_piece_of, piece, piece_kind, piece_seat};
 use crate::board::seating::{MAX_SEATS, Seat};
 use crate::board::variant::Variant;
 use crate::rules::attacks;
@@ -231,6 +231,81 @@ pub fn cell_mobility(v: &Variant, kind: usize, rho: f64) -> Vec<f64> {
         .collect()
 }
 
+/// The attacks of a seat's pieces of one kind on a board of more than one
+/// word: the cells [`attacks::for_each_attack`] visits for a piece that is
+/// no pawn (its leaps, then its slides up to and including the first
+/// occupied cell), each counted in the seat's row of attacks. Bound once
+/// per seat and called once per kind, it reads each visited cell's piece
+/// once (the slide's stop test used to read the board again) and leaves
+/// the mobility points to the caller, after the kind's walk.
+struct AttackWalk<'a> {
+    board: TableBoard<'a>,
+    /// The seat's attacks per cell (saturating).
+    attacks: &'a mut [u8],
+    /// Per cell, the seats whose pawns attack it (bit per seat).
+    pawn_mask: &'a [u16],
+    seat: Seat,
+    /// The seats that may capture the seat's pieces (bit per seat).
+    enemies: u16,
+}
+
+impl AttackWalk<'_> {
+    /// Counts the attacks of the pieces on `cells`, of a kind with leap
+    /// table `leaps` and slide rays `rays`; pushes onto `mobility` each
+    /// piece's mobility: the cells visited that hold no own piece and
+    /// that no enemy pawn attacks.
+    #[inline(always)]
+    fn walk(
+        &mut self,
+        g: &Geometry,
+        leaps: Option<&CellTable>,
+        rays: &RayTable,
+        cells: &[u16],
+        mobility: &mut Vec<i32>,
+    ) {
+        let len = self.attacks.len();
+        debug_assert_eq!(self.pawn_mask.len(), len);
+        let (board, seat, enemies) = (self.board, self.seat, self.enemies);
+        let (att, pawn_mask) = (&mut *self.attacks, self.pawn_mask);
+        for &c in cells {
+            let c = c as usize;
+            let mut count = 0i32;
+            // `q`: the piece on `t`, read once by the caller (a slide
+            // stops at it). Every `t` comes from the variant's tables,
+            // whose cells are below the cell count, the length of `att`
+            // and `pawn_mask`.
+            let mut visit = |t: usize, q: Piece| {
+                debug_assert!(t < len, "a cell outside the board");
+                // SAFETY: `t < len` (above).
+                unsafe {
+                    let a = att.get_unchecked_mut(t);
+                    *a = a.saturating_add(1);
+                    if !is_piece_of(q, seat) && *pawn_mask.get_unchecked(t) & enemies == 0 {
+                        count += 1;
+                    }
+                }
+            };
+            if let Some(table) = leaps {
+                for &t in table.get(c) {
+                    let t = t as usize;
+                    visit(t, board.at(t));
+                }
+            }
+            for &r in rays.get(c) {
+                for &t in g.ray_cells(r) {
+                    let t = t as usize;
+                    let q = board.at(t);
+                    visit(t, q);
+                    if q != EMPTY {
+                        break;
+                    }
+                }
+            }
+            mobility.push(count);
+        }
+    }
+}
+
 /// Makes `v` `n` zeros, in place where it has that length already (the
 /// scratch buffers keep their length from one evaluation to the next;
 /// filling them is cheaper than emptying and growing them again).
@@ -369,6 +444,8 @@ pub struct EvalScratch {
     /// Where each (seat, kind)'s cells start in `piece_cells`
     /// (`seats * kinds + 1` offsets).
     piece_starts: Vec<u32>,
+    /// The mobility of each piece of one kind ([`AttackWalk::walk`]).
+    mobility: Vec<i32>,
 }
 
 /// The cells of every seat's pieces of every kind, in rising order, from
@@ -1282,9 +1359,13 @@ impl Evaluator {
                     .seats()
                     .filter(|&q| v.seating.may_capture(q, seat))
                     .fold(0, |m, q| m | 1 << q.index());
-                let att = &mut s.attacks[p * cells..(p + 1) * cells];
-                let pawn_mask = &s.pawn_mask[..cells];
-                let table_board = TableBoard::of(pos);
+                let mut walk = AttackWalk {
+                    board: TableBoard::of(pos),
+                    attacks: &mut s.attacks[p * cells..(p + 1) * cells],
+                    pawn_mask: &s.pawn_mask[..cells],
+                    seat,
+                    enemies,
+                };
                 for (kind, k) in v.kinds.iter().enumerate() {
                     if k.pawn.is_some() {
                         continue;
@@ -1292,49 +1373,17 @@ impl Evaluator {
                     let leaps = v.leap_table(kind);
                     let rays = &v.slide_rays[kind];
                     let counted_for_mobility = cfg.mobility && !k.royal;
-                    lists.of(p, kind).iter().map(|&c| c as usize).for_each(|c| {
-                        // The cells attacks::for_each_attack visits for a
-                        // piece that is no pawn: its leaps, then its slides
-                        // up to and including the first occupied cell.
-                        let mut count = 0i32;
-                        // Every `t` visited comes from the variant's
-                        // tables, whose cells are below the cell count,
-                        // the length of `att` and `pawn_mask`.
-                        let mut visit = |t: usize| {
-                            debug_assert!(t < cells, "a cell outside the board");
-                            let q = table_board.at(t);
-                            // SAFETY: `t < cells` (above).
-                            unsafe {
-                                let a = att.get_unchecked_mut(t);
-                                *a = a.saturating_add(1);
-                                if !is_piece_of(q, seat)
-                                    && *pawn_mask.get_unchecked(t) & enemies == 0
-                                {
-                                    count += 1;
-                                }
-                            }
-                        };
-                        if let Some(table) = leaps {
-                            for &t in table.get(c) {
-                                visit(t as usize);
-                            }
+                    s.mobility.clear();
+                    walk.walk(g, leaps, rays, lists.of(p, kind), &mut s.mobility);
+                    if !counted_for_mobility {
+                        continue;
+                    }
+                    for &count in &s.mobility {
+                        mob[p] += (count * 16 - self.expected16[kind]) * self.mobility_cp16 / 256;
+                        if let Some(t) = tables {
+                            Self::mobility_entry(t, p, kind, count, &mut tab[p], sink);
                         }
-                        for &r in rays.get(c) {
-                            for &t in g.ray_cells(r) {
-                                visit(t as usize);
-                                if table_board.at(t as usize) != EMPTY {
-                                    break;
-                                }
-                            }
-                        }
-                        if counted_for_mobility {
-                            mob[p] +=
-                                (count * 16 - self.expected16[kind]) * self.mobility_cp16 / 256;
-                            if let Some(t) = tables {
-                                Self::mobility_entry(t, p, kind, count, &mut tab[p], sink);
-                            }
-                        }
-                    });
+                    }
                 }
             }
             if let Some(t) = tables.filter(|t| !t.supported.is_empty()) {

@@ -1042,32 +1042,48 @@ impl<W: Word> Tables<W> {
                 // definition itself.
                 return Some(Err(()));
             }
-            // The side's pieces attacking the target, least valuable
-            // first (ties: the lower cell), as the definition lists them.
-            let mut takers: ArrayVec<(i32, Cell), MAX_TAKERS> = ArrayVec::new();
-            let mut rest = found;
-            while !rest.is_empty() {
-                let c = rest.first();
-                takers.push((exchange::exchange_value(pos, values, pos.piece_at(c)), c));
-                rest = rest.without_first();
-            }
-            takers.sort_unstable();
+            // The side's pieces attacking the target, tried least valuable
+            // first (ties: the lower cell), as the definition lists them:
+            // each try picks the least of those not tried yet (a pinned
+            // taker is rare, so the first pick is nearly always taken,
+            // and a sort of all of them would be wasted).
             let king = pos.royal_cell(side);
-            let Some(&(x, c)) = takers.iter().find(|&&(x, c)| {
+            let mut untried = found;
+            let taker = loop {
+                if untried.is_empty() {
+                    break None;
+                }
+                let worth = |cell: Cell| exchange::exchange_value(pos, values, pos.piece_at(cell));
+                let mut c = untried.first();
+                let mut x = worth(c);
+                let mut rest = untried.without_first();
+                while !rest.is_empty() {
+                    // Cells rise, so a tie keeps the lower cell.
+                    let cell = rest.first();
+                    let w = worth(cell);
+                    if w < x {
+                        (x, c) = (w, cell);
+                    }
+                    rest = rest.without_first();
+                }
+                untried &= !W::bit(c);
                 let Some(k) = king.filter(|_| x != ROYAL_EXCHANGE_VALUE) else {
-                    return true;
+                    break Some((x, c));
                 };
                 // The taker has left `c` for the target.
                 let left = present & !W::bit(c);
-                !self.attacked_among(
+                if !self.attacked_among(
                     v,
                     sets,
                     k,
                     side,
                     left & !W::bit(to),
                     all & left | W::bit(to),
-                )
-            }) else {
+                ) {
+                    break Some((x, c));
+                }
+            };
+            let Some((x, c)) = taker else {
                 break;
             };
             swaps.take(x);
