@@ -1354,11 +1354,7 @@ impl Evaluator {
             let g = &v.geometry;
             for seat in v.seating.seats() {
                 let p = seat.index();
-                let enemies: u16 = v
-                    .seating
-                    .seats()
-                    .filter(|&q| v.seating.may_capture(q, seat))
-                    .fold(0, |m, q| m | 1 << q.index());
+                let enemies = self.enemies[p];
                 let mut walk = AttackWalk {
                     board: TableBoard::of(pos),
                     attacks: &mut s.attacks[p * cells..(p + 1) * cells],
@@ -1406,11 +1402,7 @@ impl Evaluator {
             if cfg.mobility && self.threat1024 > 0 {
                 for seat in v.seating.seats() {
                     let p = seat.index();
-                    let enemies: u16 = v
-                        .seating
-                        .seats()
-                        .filter(|&q| v.seating.may_capture(q, seat))
-                        .fold(0, |m, q| m | 1 << q.index());
+                    let enemies = self.enemies[p];
                     for (kind, k) in v.kinds.iter().enumerate() {
                         if k.royal {
                             continue;

@@ -1048,12 +1048,12 @@ impl<W: Word> Tables<W> {
             // taker is rare, so the first pick is nearly always taken,
             // and a sort of all of them would be wasted).
             let king = pos.royal_cell(side);
+            let worth = |cell: Cell| exchange::exchange_value(pos, values, pos.piece_at(cell));
             let mut untried = found;
             let taker = loop {
                 if untried.is_empty() {
                     break None;
                 }
-                let worth = |cell: Cell| exchange::exchange_value(pos, values, pos.piece_at(cell));
                 let mut c = untried.first();
                 let mut x = worth(c);
                 let mut rest = untried.without_first();
