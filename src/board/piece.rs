@@ -24,7 +24,10 @@ pub const fn piece(seat: Seat, kind: usize) -> Piece {
 /// Owner of a (non-empty) piece.
 #[inline(always)]
 pub const fn piece_seat(p: Piece) -> Seat {
-    Seat::new((p as usize - 1) / MAX_KINDS)
+    // A piece code is `1 + seat * MAX_KINDS + kind` with the seat below
+    // MAX_SEATS ([`piece`] asks `Seat`'s range of its seat), so the
+    // decoded seat is in range.
+    Seat::new_in_range((p as usize - 1) / MAX_KINDS)
 }
 
 /// Whether `p` is a piece of `seat` (never for [`EMPTY`]): one

@@ -35,6 +35,15 @@ impl Seat {
         Seat(i as u8)
     }
 
+    /// The seat of index `i`, which the caller knows to be below
+    /// [`MAX_SEATS`] (checked in debug builds only): for the hot paths
+    /// that decode a seat from a valid piece code.
+    #[inline(always)]
+    pub(crate) const fn new_in_range(i: usize) -> Seat {
+        debug_assert!(i < MAX_SEATS, "seat index out of range");
+        Seat(i as u8)
+    }
+
     /// The seat's index.
     #[inline(always)]
     pub const fn index(self) -> usize {

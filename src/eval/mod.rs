@@ -47,7 +47,7 @@
 use std::sync::Arc;
 
 use crate::board::geometry::{Cell, CellTable, Geometry, RayTable};
-use crate::board::piece::{EMPTY, NO_CELL, Piece, is_piece_of, piece, piece_kind, piece_seat};
+use crate::board::piece::{EMPTY, NO_CELL, is_piece_of, piece, piece_kind, piece_seat};
 use crate::board::seating::{MAX_SEATS, Seat};
 use crate::board::variant::Variant;
 use crate::rules::attacks;
@@ -235,18 +235,20 @@ pub fn cell_mobility(v: &Variant, kind: usize, rho: f64) -> Vec<f64> {
 /// word: the cells [`attacks::for_each_attack`] visits for a piece that is
 /// no pawn (its leaps, then its slides up to and including the first
 /// occupied cell), each counted in the seat's row of attacks. Bound once
-/// per seat and called once per kind, it reads each visited cell's piece
-/// once (the slide's stop test used to read the board again) and leaves
-/// the mobility points to the caller, after the kind's walk.
+/// per seat and called once per kind, it asks one bit per visited cell
+/// whether the cell counts for mobility (the cells' own pieces and the
+/// enemy pawns' attacks marked before the walk, not decoded per visit),
+/// reads the board only where a slide may stop, and leaves the mobility
+/// points to the caller, after the kind's walk.
 struct AttackWalk<'a> {
     board: TableBoard<'a>,
     /// The seat's attacks per cell (saturating).
     attacks: &'a mut [u8],
-    /// Per cell, the seats whose pawns attack it (bit per seat).
-    pawn_mask: &'a [u16],
-    seat: Seat,
-    /// The seats that may capture the seat's pieces (bit per seat).
-    enemies: u16,
+    /// Per cell, the seats whose pawns attack it and the seats for which
+    /// it is not free ([`EvalScratch::pawn_mask`]).
+    pawn_mask: &'a [u32],
+    /// The seat's bit among the seats for which a cell is not free.
+    blocked: u32,
 }
 
 impl AttackWalk<'_> {
@@ -265,38 +267,34 @@ impl AttackWalk<'_> {
     ) {
         let len = self.attacks.len();
         debug_assert_eq!(self.pawn_mask.len(), len);
-        let (board, seat, enemies) = (self.board, self.seat, self.enemies);
+        let (board, blocked) = (self.board, self.blocked);
         let (att, pawn_mask) = (&mut *self.attacks, self.pawn_mask);
         for &c in cells {
             let c = c as usize;
             let mut count = 0i32;
-            // `q`: the piece on `t`, read once by the caller (a slide
-            // stops at it). Every `t` comes from the variant's tables,
-            // whose cells are below the cell count, the length of `att`
-            // and `pawn_mask`.
-            let mut visit = |t: usize, q: Piece| {
+            // Every `t` comes from the variant's tables, whose cells are
+            // below the cell count, the length of `att` and `pawn_mask`.
+            let mut visit = |t: usize| {
                 debug_assert!(t < len, "a cell outside the board");
                 // SAFETY: `t < len` (above).
                 unsafe {
                     let a = att.get_unchecked_mut(t);
                     *a = a.saturating_add(1);
-                    if !is_piece_of(q, seat) && *pawn_mask.get_unchecked(t) & enemies == 0 {
+                    if *pawn_mask.get_unchecked(t) & blocked == 0 {
                         count += 1;
                     }
                 }
             };
             if let Some(table) = leaps {
                 for &t in table.get(c) {
-                    let t = t as usize;
-                    visit(t, board.at(t));
+                    visit(t as usize);
                 }
             }
             for &r in rays.get(c) {
                 for &t in g.ray_cells(r) {
                     let t = t as usize;
-                    let q = board.at(t);
-                    visit(t, q);
-                    if q != EMPTY {
+                    visit(t);
+                    if board.at(t) != EMPTY {
                         break;
                     }
                 }
@@ -331,6 +329,12 @@ fn for_each_of_both(a: &[u64], b: &[u64], mut f: impl FnMut(usize)) {
         }
     }
 }
+
+/// Where the seats for which a cell is not free start in an
+/// [`EvalScratch::pawn_mask`] entry (the seats whose pawns attack it take
+/// the bits below).
+const BLOCKED_SHIFT: usize = 16;
+const _: () = assert!(MAX_SEATS <= BLOCKED_SHIFT && BLOCKED_SHIFT + MAX_SEATS <= 32);
 
 /// Per-variant evaluation tables, built once when a variant is set up.
 #[derive(Debug)]
@@ -402,6 +406,11 @@ pub struct Evaluator {
     piece_square_used: Vec<bool>,
     /// Per seat: the seats that may capture its pieces, as bits.
     enemies: [u16; MAX_SEATS],
+    /// Per seat: the seats whose pieces it may capture, as bits (the
+    /// seats `q` with this seat among `enemies[q]`), shifted into the
+    /// high half of a [`EvalScratch::pawn_mask`] entry: the seats for
+    /// which a cell this seat's pawn attacks is not free.
+    prey_blocked: [u32; MAX_SEATS],
     /// Per kind: whether it leaps or slides (a pawn that does has its
     /// attacks walked by attacks::for_each_attack; the others' are its
     /// capture cells).
@@ -424,8 +433,12 @@ pub struct EvalScratch {
     /// `attacks[player * cells + cell]`: number of the player's pieces
     /// attacking the cell (saturating).
     attacks: Vec<u8>,
-    /// Per cell: bit `p` set when a pawn of player `p` attacks it.
-    pawn_mask: Vec<u16>,
+    /// Per cell: bit `p` set when a pawn of player `p` attacks it; bit
+    /// [`BLOCKED_SHIFT`]` + p` set when the cell is not free for player
+    /// `p`'s mobility (it holds one of `p`'s pieces, or a pawn of a seat
+    /// that may capture `p`'s pieces attacks it), so that the attack walk
+    /// asks one bit per visited cell (boards of more than one word).
+    pawn_mask: Vec<u32>,
     /// Per seat, the pawns of the seats that may capture it (bitboard
     /// words, seat after seat): what stops its passed pawns.
     enemy_pawns: Vec<u64>,
@@ -687,6 +700,7 @@ impl Evaluator {
             piece_square: Vec::new(),
             piece_square_used: Vec::new(),
             enemies: [0; MAX_SEATS],
+            prey_blocked: [0; MAX_SEATS],
             least_value: 0,
             kind_leaps_or_slides: (0..v.kinds.len())
                 .map(|k| {
@@ -704,6 +718,14 @@ impl Evaluator {
                 .seats()
                 .filter(|&q| v.seating.may_capture(q, seat))
                 .fold(0, |m, q| m | 1 << q.index());
+        }
+        for seat in v.seating.seats() {
+            let p = seat.index();
+            e.prey_blocked[p] = v
+                .seating
+                .seats()
+                .filter(|q| e.enemies[q.index()] >> p & 1 != 0)
+                .fold(0, |m, q| m | 1 << (BLOCKED_SHIFT + q.index()));
         }
         if e.one_word.is_some() {
             e.piece_square = e.piece_square_table();
@@ -1252,6 +1274,7 @@ impl Evaluator {
                 let bonus = &self.passed_bonus[p][kind];
                 let att = &mut s.attacks[..];
                 let pawn_mask = &mut s.pawn_mask;
+                let prey_blocked = self.prey_blocked[p];
                 let enemy = &s.enemy_pawns;
                 let passed_pawns = &mut s.passed;
                 let tab_p = &mut tab[p];
@@ -1281,7 +1304,7 @@ impl Evaluator {
                         unsafe {
                             let a = att.get_unchecked_mut(t);
                             *a = a.saturating_add(1);
-                            *pawn_mask.get_unchecked_mut(t) |= 1 << p;
+                            *pawn_mask.get_unchecked_mut(t) |= 1 << p | prey_blocked;
                         }
                     };
                     if simple {
@@ -1352,15 +1375,24 @@ impl Evaluator {
             }
         } else if need_attacks {
             let g = &v.geometry;
+            // Each seat's own pieces block its mobility too (the enemy
+            // pawns' attacks were marked in pass 1).
             for seat in v.seating.seats() {
                 let p = seat.index();
-                let enemies = self.enemies[p];
+                let own = 1 << (BLOCKED_SHIFT + p);
+                for kind in 0..v.kinds.len() {
+                    for &c in lists.of(p, kind) {
+                        s.pawn_mask[c as usize] |= own;
+                    }
+                }
+            }
+            for seat in v.seating.seats() {
+                let p = seat.index();
                 let mut walk = AttackWalk {
                     board: TableBoard::of(pos),
                     attacks: &mut s.attacks[p * cells..(p + 1) * cells],
                     pawn_mask: &s.pawn_mask[..cells],
-                    seat,
-                    enemies,
+                    blocked: 1 << (BLOCKED_SHIFT + p),
                 };
                 for (kind, k) in v.kinds.iter().enumerate() {
                     if k.pawn.is_some() {
@@ -1409,7 +1441,7 @@ impl Evaluator {
                         }
                         let pawn = k.pawn.is_some();
                         lists.of(p, kind).iter().map(|&c| c as usize).for_each(|c| {
-                            let weight = if !pawn && s.pawn_mask[c] & enemies != 0 {
+                            let weight = if !pawn && s.pawn_mask[c] & enemies as u32 != 0 {
                                 2
                             } else if s.attacks[p * cells + c] == 0
                                 && (0..seats)

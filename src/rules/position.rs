@@ -1302,10 +1302,21 @@ impl Position {
     /// colour — the draws python-chess, shakmaty and the chess GUIs
     /// declare.
     pub fn dead_position(&self) -> bool {
+        let v = &*self.variant;
+        // A pawn on the board can still promote and mate, whatever else
+        // stands there: the common case (the search asks after every
+        // capture and pawn move), answered before any count.
+        let mut pawn_kinds = v.pawn_kinds;
+        while pawn_kinds != 0 {
+            let k = pawn_kinds.trailing_zeros() as usize;
+            pawn_kinds &= pawn_kinds - 1;
+            if Some(k) != v.royal_kind && self.kind_bits(k).iter().any(|&w| w != 0) {
+                return false;
+            }
+        }
         if self.only_kings() {
             return true;
         }
-        let v = &*self.variant;
         if !v.rules.insufficient_material || v.seat_count() != 2 {
             return false;
         }

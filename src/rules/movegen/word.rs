@@ -90,10 +90,6 @@ macro_rules! integer_set_ops {
             1 << c
         }
         #[inline(always)]
-        fn has(self, c: Cell) -> bool {
-            self >> c & 1 != 0
-        }
-        #[inline(always)]
         fn is_empty(self) -> bool {
             self == 0
         }
@@ -138,6 +134,10 @@ impl Word for u64 {
         [0; 64]
     }
     integer_set_ops!();
+    #[inline(always)]
+    fn has(self, c: Cell) -> bool {
+        self >> c & 1 != 0
+    }
     #[inline(always)]
     fn low_word(self) -> u64 {
         self
@@ -185,6 +185,18 @@ impl Word for u128 {
         [0; 128]
     }
     integer_set_ops!();
+    // The cell's word picked by a select and the bit by a 64-bit shift:
+    // a shift of the whole `u128` by a variable amount costs several
+    // instructions and a test of the amount.
+    #[inline(always)]
+    fn has(self, c: Cell) -> bool {
+        let w = if c < 64 {
+            self as u64
+        } else {
+            (self >> 64) as u64
+        };
+        w >> (c & 63) & 1 != 0
+    }
     #[inline(always)]
     fn low_word(self) -> u64 {
         self as u64
@@ -196,16 +208,25 @@ impl Word for u128 {
     #[inline(always)]
     fn word(self, i: usize) -> u64 {
         debug_assert!(i < 2);
-        (self >> (64 * i)) as u64
+        if i == 0 {
+            self as u64
+        } else {
+            (self >> 64) as u64
+        }
     }
     #[inline(always)]
     fn from_word(w: u64, i: usize) -> Self {
         debug_assert!(i < 2);
-        (w as Self) << (64 * i)
+        // All ones for the high word, none for the low: two masks instead
+        // of a variable shift of the whole `u128`.
+        let high = 0u64.wrapping_sub(i as u64);
+        (w & !high) as u128 | ((w & high) as u128) << 64
     }
     #[inline(always)]
     fn load(words: &[u64], i: usize) -> Self {
-        words[2 * i] as u128 | (words[2 * i + 1] as u128) << 64
+        // One bounds check for both words.
+        let pair = &words[2 * i..2 * i + 2];
+        pair[0] as u128 | (pair[1] as u128) << 64
     }
     #[inline(always)]
     unsafe fn load_unchecked(words: &[u64], i: usize) -> Self {
