@@ -5,7 +5,7 @@
 //! A good order is what makes alpha-beta cut: the first move of a node
 //! should be the one that refutes the opponent's last move.
 
-use crate::board::piece::{EMPTY, piece_kind};
+use crate::board::piece::{EMPTY, MAX_KINDS, Piece, piece_kind};
 use crate::eval::Evaluator;
 use crate::rules::exchange;
 use crate::rules::movegen::MoveGen;
@@ -87,7 +87,14 @@ pub struct Heuristics {
     /// by their hash into
     /// `2^CONTINUATION_BITS` slots.
     continuation: Vec<i16>,
-    kinds: usize,
+    /// Whether `continuation` is indexed by the pairs directly (else by
+    /// their hash): fixed when the tables are made, asked per move.
+    continuation_direct: bool,
+    /// Per piece code: the start of its (seat, kind)'s cells in
+    /// `history`, `(seat * kinds + kind) * cells`, so that a move's index
+    /// is one lookup and one addition (the code 0, no piece, points past
+    /// every table).
+    piece_base: Vec<usize>,
     cells: usize,
 }
 
@@ -99,13 +106,20 @@ impl Heuristics {
         let pairs = (kinds * cells)
             .saturating_mul(n)
             .min(1 << CONTINUATION_BITS);
+        let piece_base = (0..=Piece::MAX as usize)
+            .map(|p| match p {
+                0 => usize::MAX / 2,
+                p => ((p - 1) / MAX_KINDS * kinds + (p - 1) % MAX_KINDS) * cells,
+            })
+            .collect();
         Heuristics {
             killers: vec![[None; 2]; plies],
             history: vec![0; n],
             context: vec![NO_CONTEXT; plies],
             counter_moves: vec![None; kinds * cells],
             continuation: vec![0; pairs],
-            kinds,
+            continuation_direct: (kinds * cells).checked_mul(n) == Some(pairs),
+            piece_base,
             cells,
         }
     }
@@ -149,7 +163,7 @@ impl Heuristics {
     fn continuation_index(&self, context: u32, i: usize) -> usize {
         let n = self.history.len();
         let pair = context as usize * n + i;
-        if self.continuation.len() == self.kinds * self.cells * n {
+        if self.continuation_direct {
             pair
         } else {
             ((pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CONTINUATION_BITS)) as usize
@@ -203,9 +217,8 @@ impl Heuristics {
 
     #[inline]
     fn index(&self, pos: &Position, m: &Move) -> usize {
-        let p = pos.piece_at(m.from as usize);
-        let player = crate::board::piece::piece_seat(p).index();
-        (player * self.kinds + piece_kind(p)) * self.cells + m.to as usize
+        // `(seat * kinds + kind) * cells + to` of the moving piece.
+        self.piece_base[pos.piece_at(m.from as usize) as usize] + m.to as usize
     }
 
     /// History score of a quiet move.
