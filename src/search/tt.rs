@@ -14,7 +14,7 @@
 //! with entries of earlier searches (older age) counting as 8 plies
 //! shallower per search.
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::rules::moves::{Move, MoveKind};
 
@@ -210,12 +210,23 @@ impl TranspositionTable {
         ((hash as u128 * self.buckets as u128) >> 64) as usize * BUCKET * ENTRY_WORDS
     }
 
+    /// The words of the bucket starting at word `b`: one bounds check
+    /// for the bucket, none for the entries read in it.
     #[inline]
-    fn read(&self, i: usize) -> (u64, u64, u64) {
+    fn bucket_words(&self, b: usize) -> &[AtomicU64; BUCKET * ENTRY_WORDS] {
+        let words: &[AtomicU64] = &self.words[b..b + BUCKET * ENTRY_WORDS];
+        // The slice has the array's length (the line above).
+        words.try_into().expect("a bucket's words")
+    }
+
+    /// The words of entry `e` of a bucket.
+    #[inline]
+    fn read(bucket: &[AtomicU64; BUCKET * ENTRY_WORDS], e: usize) -> (u64, u64, u64) {
+        let i = e * ENTRY_WORDS;
         (
-            self.words[i].load(Ordering::Relaxed),
-            self.words[i + 1].load(Ordering::Relaxed),
-            self.words[i + 2].load(Ordering::Relaxed),
+            bucket[i].load(Ordering::Relaxed),
+            bucket[i + 1].load(Ordering::Relaxed),
+            bucket[i + 2].load(Ordering::Relaxed),
         )
     }
 
@@ -247,10 +258,9 @@ impl TranspositionTable {
     /// The entry of `hash`, if stored and intact.
     #[inline]
     pub fn probe(&self, hash: u64) -> Option<TtEntry> {
-        let b = self.bucket(hash);
+        let bucket = self.bucket_words(self.bucket(hash));
         for e in 0..BUCKET {
-            let i = b + e * ENTRY_WORDS;
-            let (k, d1, d2) = self.read(i);
+            let (k, d1, d2) = Self::read(bucket, e);
             if holds(k, d1, d2, hash) {
                 return Some(unpack(d1, d2));
             }
@@ -271,11 +281,12 @@ impl TranspositionTable {
     ) {
         let age = self.age.load(Ordering::Relaxed);
         let b = self.bucket(hash);
+        let bucket = self.bucket_words(b);
         let mut victim = b;
         let mut victim_worth = i32::MAX;
         for e in 0..BUCKET {
             let i = b + e * ENTRY_WORDS;
-            let (k, d1, d2) = self.read(i);
+            let (k, d1, d2) = Self::read(bucket, e);
             if d1 & VALID == 0 {
                 if victim_worth > i32::MIN {
                     victim = i;
