@@ -280,16 +280,15 @@ impl TranspositionTable {
         eval: i32,
     ) {
         let age = self.age.load(Ordering::Relaxed);
-        let b = self.bucket(hash);
-        let bucket = self.bucket_words(b);
-        let mut victim = b;
+        let bucket = self.bucket_words(self.bucket(hash));
+        // The entry to replace, by its place in the bucket.
+        let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for e in 0..BUCKET {
-            let i = b + e * ENTRY_WORDS;
             let (k, d1, d2) = Self::read(bucket, e);
             if d1 & VALID == 0 {
                 if victim_worth > i32::MIN {
-                    victim = i;
+                    victim = e;
                     victim_worth = i32::MIN;
                 }
                 continue;
@@ -302,24 +301,24 @@ impl TranspositionTable {
                     return;
                 }
                 let mv = mv.or(old.mv);
-                self.write(i, hash, mv, depth, bound, score, eval, age);
+                Self::write(bucket, e, hash, mv, depth, bound, score, eval, age);
                 return;
             }
             let stale = age.wrapping_sub(entry_age(d1)) as i32;
             let worth = entry_depth(d1) - 8 * stale;
             if worth < victim_worth {
-                victim = i;
+                victim = e;
                 victim_worth = worth;
             }
         }
-        self.write(victim, hash, mv, depth, bound, score, eval, age);
+        Self::write(bucket, victim, hash, mv, depth, bound, score, eval, age);
     }
 
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn write(
-        &self,
-        i: usize,
+        bucket: &[AtomicU64; BUCKET * ENTRY_WORDS],
+        e: usize,
         hash: u64,
         mv: Option<MoveCode>,
         depth: i32,
@@ -330,9 +329,10 @@ impl TranspositionTable {
     ) {
         let d1 = pack(mv, depth, bound, age);
         let d2 = score as u32 as u64 | (eval as u32 as u64) << 32;
-        self.words[i].store(hash ^ d1 ^ d2, Ordering::Relaxed);
-        self.words[i + 1].store(d1, Ordering::Relaxed);
-        self.words[i + 2].store(d2, Ordering::Relaxed);
+        let entry = &bucket[e * ENTRY_WORDS..(e + 1) * ENTRY_WORDS];
+        entry[0].store(hash ^ d1 ^ d2, Ordering::Relaxed);
+        entry[1].store(d1, Ordering::Relaxed);
+        entry[2].store(d2, Ordering::Relaxed);
     }
 
     /// Permille of the (first up to 1000) entries written by the current
