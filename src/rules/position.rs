@@ -18,7 +18,7 @@ use crate::board::castling::{CastlingStyle, MAX_CASTLING_RIGHTS};
 use crate::board::geometry::Cell;
 use crate::board::party::{DeadPieces, Fate, Fates};
 use crate::board::piece::{EMPTY, NO_CELL, Piece, piece, piece_kind, piece_seat};
-use crate::board::seating::{Phase, Seat, SeatSet, Turn};
+use crate::board::seating::{MAX_SEATS, Phase, Seat, SeatSet, Turn};
 use crate::board::variant::Variant;
 
 use super::attacks;
@@ -258,6 +258,11 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// Entries of [`Position`]'s royal cells: a power of two (the index is
+/// masked) above every seat index.
+const ROYAL_ENTRIES: usize = 16;
+const _: () = assert!(ROYAL_ENTRIES.is_power_of_two() && MAX_SEATS <= ROYAL_ENTRIES);
+
 /// A position of a variant.
 #[derive(Clone)]
 pub struct Position {
@@ -273,7 +278,10 @@ pub struct Position {
     /// words`). Debug builds check every index.
     bits: Vec<u64>,
     words: usize,
-    royal: ArrayVec<u16, 16>,
+    /// Each seat's royal cell ([`NO_CELL`] for none, and for every entry
+    /// past the variant's seats): one entry per possible seat, so that
+    /// [`Position::royal_cell`] reads it without a bounds check.
+    royal: [u16; ROYAL_ENTRIES],
     state: TurnState,
     castling: CastlingRights,
     ep: Option<EnPassant>,
@@ -354,7 +362,7 @@ impl Position {
             board: vec![EMPTY; cells],
             bits: vec![0; sets * words],
             words,
-            royal: (0..v.seat_count()).map(|_| NO_CELL).collect(),
+            royal: [NO_CELL; ROYAL_ENTRIES],
             state: TurnState {
                 turn,
                 phase: Phase::Main,
@@ -469,7 +477,10 @@ impl Position {
     /// The royal piece's cell of `seat`, if it has one.
     #[inline(always)]
     pub fn royal_cell(&self, seat: Seat) -> Option<Cell> {
-        match self.royal[seat.index()] {
+        // A seat's index is below MAX_SEATS, hence below the array's
+        // length, by `Seat`'s construction; the mask lets the compiler
+        // see it.
+        match self.royal[seat.index() & (ROYAL_ENTRIES - 1)] {
             NO_CELL => None,
             c => Some(c as usize),
         }
