@@ -5,7 +5,8 @@
 //! A good order is what makes alpha-beta cut: the first move of a node
 //! should be the one that refutes the opponent's last move.
 
-use crate::board::piece::{EMPTY, MAX_KINDS, Piece, piece_kind};
+use crate::board::piece::{EMPTY, Piece, piece, piece_kind};
+use crate::board::seating::Seat;
 use crate::eval::Evaluator;
 use crate::rules::exchange;
 use crate::rules::movegen::MoveGen;
@@ -92,8 +93,8 @@ pub struct Heuristics {
     continuation_direct: bool,
     /// Per piece code: the start of its (seat, kind)'s cells in
     /// `history`, `(seat * kinds + kind) * cells`, so that a move's index
-    /// is one lookup and one addition (the code 0, no piece, points past
-    /// every table).
+    /// is one lookup and one addition (a code of no piece of the board's
+    /// seats and kinds, 0 included, points past every table).
     piece_base: Vec<usize>,
     cells: usize,
 }
@@ -106,12 +107,12 @@ impl Heuristics {
         let pairs = (kinds * cells)
             .saturating_mul(n)
             .min(1 << CONTINUATION_BITS);
-        let piece_base = (0..=Piece::MAX as usize)
-            .map(|p| match p {
-                0 => usize::MAX / 2,
-                p => ((p - 1) / MAX_KINDS * kinds + (p - 1) % MAX_KINDS) * cells,
-            })
-            .collect();
+        let mut piece_base = vec![usize::MAX / 2; Piece::MAX as usize + 1];
+        for seat in (0..players).map(Seat::new) {
+            for kind in 0..kinds {
+                piece_base[piece(seat, kind) as usize] = (seat.index() * kinds + kind) * cells;
+            }
+        }
         Heuristics {
             killers: vec![[None; 2]; plies],
             history: vec![0; n],
