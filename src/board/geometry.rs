@@ -711,6 +711,25 @@ impl Geometry {
         &self.ray_cells[r.start as usize..r.start as usize + r.len as usize]
     }
 
+    /// [`Geometry::ray_cells`] without the bounds check, for the
+    /// evaluation's attack walk: on a 4-D diamond most slides stop after a
+    /// cell or two, so the check per ray weighs nearly as much as the
+    /// visits.
+    ///
+    /// # Safety
+    /// `r` must come from a [`RayTable`] built from this geometry (its
+    /// cells then lie in this geometry's ray storage).
+    #[inline(always)]
+    pub unsafe fn ray_cells_unchecked(&self, r: RayRef) -> &[u16] {
+        let range = r.start as usize..r.start as usize + r.len as usize;
+        debug_assert!(
+            range.end <= self.ray_cells.len(),
+            "a ray of another geometry"
+        );
+        // SAFETY: the caller's promise (above).
+        unsafe { self.ray_cells.get_unchecked(range) }
+    }
+
     /// The ray from `cell` along direction `d`, nearest cell first; it ends at
     /// the board's edge or just before it would return to `cell`.
     #[inline(always)]

@@ -51,7 +51,7 @@ use crate::board::piece::{EMPTY, NO_CELL, is_piece_of, piece, piece_kind, piece_
 use crate::board::seating::{MAX_SEATS, Seat};
 use crate::board::variant::Variant;
 use crate::rules::attacks;
-use crate::rules::position::{Position, TableBoard};
+use crate::rules::position::Position;
 use crate::theory::mobility;
 
 mod one_word;
@@ -238,14 +238,16 @@ pub fn cell_mobility(v: &Variant, kind: usize, rho: f64) -> Vec<f64> {
 /// per seat and called once per kind, it asks one bit per visited cell
 /// whether the cell counts for mobility (the cells' own pieces and the
 /// enemy pawns' attacks marked before the walk, not decoded per visit),
-/// reads the board only where a slide may stop, and leaves the mobility
-/// points to the caller, after the kind's walk.
+/// tells where a slide stops from the same entry ([`OCCUPIED`]) instead
+/// of reading the board, and leaves the mobility points to the caller,
+/// after the kind's walk.
 struct AttackWalk<'a> {
-    board: TableBoard<'a>,
-    /// The seat's attacks per cell (saturating).
+    /// The seat's attacks per cell (saturating where they could pass a
+    /// byte, see [`AttackWalk::walk`]).
     attacks: &'a mut [u8],
-    /// Per cell, the seats whose pawns attack it and the seats for which
-    /// it is not free ([`EvalScratch::pawn_mask`]).
+    /// Per cell, the seats whose pawns attack it, the seats for which it
+    /// is not free and whether a piece stands on it
+    /// ([`EvalScratch::pawn_mask`]).
     pawn_mask: &'a [u32],
     /// The seat's bit among the seats for which a cell is not free.
     blocked: u32,
@@ -255,9 +257,12 @@ impl AttackWalk<'_> {
     /// Counts the attacks of the pieces on `cells`, of a kind with leap
     /// table `leaps` and slide rays `rays`; pushes onto `mobility` each
     /// piece's mobility: the cells visited that hold no own piece and
-    /// that no enemy pawn attacks.
+    /// that no enemy pawn attacks. `UNBOUNDED`: the counts may pass a
+    /// byte's range and saturate; else they are known to fit
+    /// ([`max_piece_visits`]) and are added plainly, the walk's most
+    /// frequent store without its test.
     #[inline(always)]
-    fn walk(
+    fn walk<const UNBOUNDED: bool>(
         &mut self,
         g: &Geometry,
         leaps: Option<&CellTable>,
@@ -267,22 +272,29 @@ impl AttackWalk<'_> {
     ) {
         let len = self.attacks.len();
         debug_assert_eq!(self.pawn_mask.len(), len);
-        let (board, blocked) = (self.board, self.blocked);
+        let blocked = self.blocked;
         let (att, pawn_mask) = (&mut *self.attacks, self.pawn_mask);
         for &c in cells {
             let c = c as usize;
             let mut count = 0i32;
             // Every `t` comes from the variant's tables, whose cells are
             // below the cell count, the length of `att` and `pawn_mask`.
+            // Returns the cell's entry of `pawn_mask`.
             let mut visit = |t: usize| {
                 debug_assert!(t < len, "a cell outside the board");
                 // SAFETY: `t < len` (above).
                 unsafe {
                     let a = att.get_unchecked_mut(t);
-                    *a = a.saturating_add(1);
-                    if *pawn_mask.get_unchecked(t) & blocked == 0 {
+                    *a = if UNBOUNDED {
+                        a.saturating_add(1)
+                    } else {
+                        a.wrapping_add(1)
+                    };
+                    let mask = *pawn_mask.get_unchecked(t);
+                    if mask & blocked == 0 {
                         count += 1;
                     }
+                    mask
                 }
             };
             if let Some(table) = leaps {
@@ -291,10 +303,10 @@ impl AttackWalk<'_> {
                 }
             }
             for &r in rays.get(c) {
-                for &t in g.ray_cells(r) {
-                    let t = t as usize;
-                    visit(t);
-                    if board.at(t) != EMPTY {
+                // SAFETY: `rays` is one of the variant's tables, built
+                // from its geometry `g`.
+                for &t in unsafe { g.ray_cells_unchecked(r) } {
+                    if visit(t as usize) & OCCUPIED != 0 {
                         break;
                     }
                 }
@@ -302,6 +314,45 @@ impl AttackWalk<'_> {
             mobility.push(count);
         }
     }
+}
+
+/// The most times the attacks of one piece ([`attacks::for_each_attack`])
+/// visit one cell, over every seat, kind and cell, on the empty board: a
+/// fuller board only cuts slides short, so no position visits a cell more
+/// often. Only a pawn's attacks depend on its seat; the other kinds are
+/// walked for the first seat alone.
+fn max_piece_visits(v: &Variant) -> u32 {
+    let cells = v.geometry.cell_count();
+    let mut visits = vec![0u32; cells];
+    let mut touched = Vec::new();
+    let mut most = 0;
+    for (kind, k) in v.kinds.iter().enumerate() {
+        let seats = v
+            .seating
+            .seats()
+            .take(if k.pawn.is_some() { usize::MAX } else { 1 });
+        for seat in seats {
+            for from in 0..cells {
+                attacks::for_each_attack(
+                    v,
+                    piece(seat, kind),
+                    from,
+                    |_| EMPTY,
+                    |t| {
+                        if visits[t] == 0 {
+                            touched.push(t);
+                        }
+                        visits[t] += 1;
+                        most = most.max(visits[t]);
+                    },
+                );
+                for t in touched.drain(..) {
+                    visits[t] = 0;
+                }
+            }
+        }
+    }
+    most
 }
 
 /// Makes `v` `n` zeros, in place where it has that length already (the
@@ -334,7 +385,10 @@ fn for_each_of_both(a: &[u64], b: &[u64], mut f: impl FnMut(usize)) {
 /// [`EvalScratch::pawn_mask`] entry (the seats whose pawns attack it take
 /// the bits below).
 const BLOCKED_SHIFT: usize = 16;
-const _: () = assert!(MAX_SEATS <= BLOCKED_SHIFT && BLOCKED_SHIFT + MAX_SEATS <= 32);
+/// The bit of an [`EvalScratch::pawn_mask`] entry set where a piece
+/// stands (above the seats' bits): where the attack walk's slides stop.
+const OCCUPIED: u32 = 1 << 31;
+const _: () = assert!(MAX_SEATS <= BLOCKED_SHIFT && BLOCKED_SHIFT + MAX_SEATS <= 31);
 
 /// Per-variant evaluation tables, built once when a variant is set up.
 #[derive(Debug)]
@@ -398,6 +452,13 @@ pub struct Evaluator {
     threat1024: i32,
     /// Set-wise attack counting, on boards of one word where it is exact.
     one_word: Option<OneWordAttacks>,
+    /// On boards of more than one word: the most times the attacks of
+    /// one piece visit one cell (on the empty board, where every slide is
+    /// longest; more than once where two rays meet, as a rook's on a
+    /// cylinder's rank). A seat whose pieces times this fit in a byte
+    /// cannot overflow its per-cell count, which is then added without
+    /// the saturation test ([`max_piece_visits`]).
+    piece_visits: u32,
     /// On boards of one word: every per-cell term of a piece in one
     /// entry, `[(seat · kinds + kind) · 64 + cell]` (see [`PieceSquare`]).
     piece_square: Vec<PieceSquare>,
@@ -431,13 +492,16 @@ pub struct Evaluator {
 #[derive(Debug, Default)]
 pub struct EvalScratch {
     /// `attacks[player * cells + cell]`: number of the player's pieces
-    /// attacking the cell (saturating).
+    /// attacking the cell (saturating; on boards of more than one word
+    /// the count cannot pass a byte in most positions and is then added
+    /// without the test, [`Evaluator::piece_visits`]).
     attacks: Vec<u8>,
     /// Per cell: bit `p` set when a pawn of player `p` attacks it; bit
     /// [`BLOCKED_SHIFT`]` + p` set when the cell is not free for player
     /// `p`'s mobility (it holds one of `p`'s pieces, or a pawn of a seat
     /// that may capture `p`'s pieces attacks it), so that the attack walk
-    /// asks one bit per visited cell (boards of more than one word).
+    /// asks one bit per visited cell (boards of more than one word); bit
+    /// [`OCCUPIED`] set where any piece stands.
     pawn_mask: Vec<u32>,
     /// Per seat, the pawns of the seats that may capture it (bitboard
     /// words, seat after seat): what stops its passed pawns.
@@ -697,6 +761,7 @@ impl Evaluator {
             tempo_cp: w.tempo_cp.round() as i32,
             threat1024: (w.threat_fraction * 1024.0).round() as i32,
             one_word: OneWordAttacks::new(v),
+            piece_visits: 0,
             piece_square: Vec::new(),
             piece_square_used: Vec::new(),
             enemies: [0; MAX_SEATS],
@@ -712,6 +777,9 @@ impl Evaluator {
             scales: w.phase_scales.map(|x| (x * 65536.0).round() as i64),
             scaled: w.phase_scales.iter().any(|&x| x != 1.0),
         };
+        if e.one_word.is_none() {
+            e.piece_visits = max_piece_visits(v);
+        }
         for seat in v.seating.seats() {
             e.enemies[seat.index()] = v
                 .seating
@@ -1122,6 +1190,13 @@ impl Evaluator {
         if generic_attacks {
             zeroed(&mut s.pawn_mask, cells);
         }
+        // Whether no seat's count of attacks on a cell can pass a byte:
+        // its pieces times the most visits of one piece.
+        let counts_fit = generic_attacks
+            && v.seating.seats().all(|q| {
+                let n: u32 = pos.seat_bits(q).iter().map(|w| w.count_ones()).sum();
+                n.saturating_mul(self.piece_visits) <= u8::MAX as u32
+            });
         // Passed pawns: each seat's enemies' pawns.
         let words = pos.seat_bits(Seat::FIRST).len();
         let passed_on = cfg.pawn_progress && !self.passed_masks.is_empty();
@@ -1376,10 +1451,11 @@ impl Evaluator {
         } else if need_attacks {
             let g = &v.geometry;
             // Each seat's own pieces block its mobility too (the enemy
-            // pawns' attacks were marked in pass 1).
+            // pawns' attacks were marked in pass 1), and every piece stops
+            // the slides (the board holds nothing but pieces).
             for seat in v.seating.seats() {
                 let p = seat.index();
-                let own = 1 << (BLOCKED_SHIFT + p);
+                let own = 1 << (BLOCKED_SHIFT + p) | OCCUPIED;
                 for kind in 0..v.kinds.len() {
                     for &c in lists.of(p, kind) {
                         s.pawn_mask[c as usize] |= own;
@@ -1389,7 +1465,6 @@ impl Evaluator {
             for seat in v.seating.seats() {
                 let p = seat.index();
                 let mut walk = AttackWalk {
-                    board: TableBoard::of(pos),
                     attacks: &mut s.attacks[p * cells..(p + 1) * cells],
                     pawn_mask: &s.pawn_mask[..cells],
                     blocked: 1 << (BLOCKED_SHIFT + p),
@@ -1402,7 +1477,11 @@ impl Evaluator {
                     let rays = &v.slide_rays[kind];
                     let counted_for_mobility = cfg.mobility && !k.royal;
                     s.mobility.clear();
-                    walk.walk(g, leaps, rays, lists.of(p, kind), &mut s.mobility);
+                    if counts_fit {
+                        walk.walk::<false>(g, leaps, rays, lists.of(p, kind), &mut s.mobility);
+                    } else {
+                        walk.walk::<true>(g, leaps, rays, lists.of(p, kind), &mut s.mobility);
+                    }
                     if !counted_for_mobility {
                         continue;
                     }
@@ -2101,6 +2180,28 @@ mod tests {
                     k.kind
                 );
             }
+        }
+    }
+
+    #[test]
+    fn most_visits_of_one_piece_on_a_cell() {
+        // On a flat board the rays from a cell leave it in different
+        // directions and the leaps are distinct cells, so one piece
+        // reaches a cell once. On the cylinder (8 files wrapping) a rook
+        // on a rank walks 7 cells each way and meets the other 7 cells of
+        // its rank from both sides, and a bishop's two rising diagonals
+        // meet 4 ranks up (files f - 4 and f + 4 are one file); a cell
+        // lies on one rank and its diagonal cells on others, so no piece
+        // meets a cell three times.
+        for (spec, most) in [
+            ("chess", 1),
+            ("diamond:n=3", 1),
+            ("diamond:n=4", 1),
+            ("cube", 1),
+            ("cylinder", 2),
+        ] {
+            let v = Variant::from_spec(spec).unwrap();
+            assert_eq!(max_piece_visits(&v), most, "{spec}");
         }
     }
 
