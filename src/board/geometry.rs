@@ -115,9 +115,12 @@ impl CellTable {
     pub fn from_lists(lists: impl IntoIterator<Item = Vec<Cell>>) -> Self {
         let mut t = CellTable::default();
         for list in lists {
+            let fits =
+                |n: usize| u32::try_from(n).expect("invariant: a cell table's size fits a u32");
+            fits(t.cells.len() + list.len());
             t.spans.push(Span {
-                start: t.cells.len() as u32,
-                len: list.len() as u32,
+                start: fits(t.cells.len()),
+                len: fits(list.len()),
             });
             t.cells.extend(list.into_iter().map(|c| c as u16));
         }
@@ -135,7 +138,12 @@ impl CellTable {
     #[inline(always)]
     pub fn get(&self, cell: Cell) -> &[u16] {
         let s = self.spans[cell];
-        &self.cells[s.start as usize..(s.start + s.len) as usize]
+        let range = s.start as usize..(s.start + s.len) as usize;
+        debug_assert!(range.end <= self.cells.len());
+        // SAFETY: every span lies within `cells`: `from_lists`, the only
+        // constructor besides the empty default, makes them so, and the
+        // fields are private.
+        unsafe { self.cells.get_unchecked(range) }
     }
 }
 
@@ -185,7 +193,12 @@ impl RayTable {
     #[inline(always)]
     pub fn get(&self, cell: Cell) -> &[RayRef] {
         let s = self.spans[cell];
-        &self.rays[s.start as usize..(s.start + s.len) as usize]
+        let range = s.start as usize..(s.start + s.len) as usize;
+        debug_assert!(range.end <= self.rays.len());
+        // SAFETY: every span lies within `rays`: `Geometry::ray_table`,
+        // the only constructor besides the empty default, makes them so,
+        // and the fields are private.
+        unsafe { self.rays.get_unchecked(range) }
     }
 
     /// The non-empty rays of `cell` beside their cells' signatures (a
@@ -676,8 +689,9 @@ impl Geometry {
                 t.groups.push(tag);
             }
         }
+        let fits = |n: usize| u32::try_from(n).expect("invariant: a ray table's size fits a u32");
         for cell in 0..self.cell_count() {
-            let start = t.rays.len() as u32;
+            let start = fits(t.rays.len());
             for &(d, tag) in dirs {
                 let s = self.ray_spans[cell * self.directions.len() + d];
                 if s.len > 0 {
@@ -698,7 +712,7 @@ impl Geometry {
             }
             t.spans.push(Span {
                 start,
-                len: t.rays.len() as u32 - start,
+                len: fits(t.rays.len()) - start,
             });
         }
         t

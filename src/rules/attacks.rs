@@ -48,7 +48,8 @@ pub fn for_each_attack(
     }
     let g = &v.geometry;
     for &r in v.slide_rays[kind].get(from) {
-        for &t in g.ray_cells(r) {
+        // SAFETY: the variant's ray tables are built from its geometry.
+        for &t in unsafe { g.ray_cells_unchecked(r) } {
             visit(t as usize);
             if piece_at(t as usize) != EMPTY {
                 break;
@@ -106,7 +107,8 @@ pub fn for_each_attacker(
     }
     let g = &v.geometry;
     for &r in v.attack_rays.get(target) {
-        for &c in g.ray_cells(r) {
+        // SAFETY: the variant's ray tables are built from its geometry.
+        for &c in unsafe { g.ray_cells_unchecked(r) } {
             let p = piece_at(c as usize);
             if p == EMPTY {
                 continue;

@@ -403,7 +403,8 @@ impl<'a> Rays<'a> {
             if !self.slider_may_stand_on(r, signature) {
                 continue;
             }
-            for &c in g.ray_cells(r) {
+            // SAFETY: the variant's ray tables are built from its geometry.
+            for &c in unsafe { g.ray_cells_unchecked(r) } {
                 let p = free(c as usize);
                 if p == EMPTY {
                     continue;
@@ -605,7 +606,8 @@ impl<'a> Backend for Rays<'a> {
             }
         }
         for &r in v.slide_rays[kind].get(from) {
-            for &c in g.ray_cells(r) {
+            // SAFETY: the variant's ray tables are built from its geometry.
+            for &c in unsafe { g.ray_cells_unchecked(r) } {
                 let c = c as usize;
                 let q = board.at(c);
                 if self.is_target(q, which)
@@ -656,7 +658,8 @@ impl<'a> Backend for Rays<'a> {
             }
         }
         for &r in v.slide_rays[kind].get(from) {
-            for &c in g.ray_cells(r) {
+            // SAFETY: the variant's ray tables are built from its geometry.
+            for &c in unsafe { g.ray_cells_unchecked(r) } {
                 let c = c as usize;
                 let q = board.at(c);
                 if q != EMPTY && !self.capturable[q as usize] {
