@@ -114,9 +114,9 @@ impl CellTable {
     /// Builds the table from one target list per cell.
     pub fn from_lists(lists: impl IntoIterator<Item = Vec<Cell>>) -> Self {
         let mut t = CellTable::default();
+        let fits = |n: usize| u32::try_from(n).expect("invariant: a cell table's size fits a u32");
         for list in lists {
-            let fits =
-                |n: usize| u32::try_from(n).expect("invariant: a cell table's size fits a u32");
+            // The row's end too: `get` adds start and length in a u32.
             fits(t.cells.len() + list.len());
             t.spans.push(Span {
                 start: fits(t.cells.len()),
@@ -185,6 +185,9 @@ pub struct RayTable {
     signatures: Vec<u64>,
     /// The distinct tags, by group index.
     groups: Vec<u16>,
+    /// Where the last of its rays' cells ends in the ray storage of the
+    /// geometry that built it ([`Geometry::holds`]).
+    end: u32,
 }
 
 impl RayTable {
@@ -707,6 +710,8 @@ impl Geometry {
                         t.signatures
                             .push(cell_signature(self.ray_cells(r).iter().map(|&c| c as Cell)));
                     }
+                    let end = r.start.checked_add(r.len as u32);
+                    t.end = t.end.max(end.expect("invariant: a ray ends within a u32"));
                     t.rays.push(r);
                 }
             }
@@ -725,13 +730,20 @@ impl Geometry {
         &self.ray_cells[r.start as usize..r.start as usize + r.len as usize]
     }
 
-    /// [`Geometry::ray_cells`] without the bounds check, for the
-    /// evaluation's attack walk: on a 4-D diamond most slides stop after a
-    /// cell or two, so the check per ray weighs nearly as much as the
-    /// visits.
+    /// Whether every ray of `table` lies in this geometry's ray storage
+    /// (true of the tables it built): the one check, per walk, that lets
+    /// the walk read each ray by [`Geometry::ray_cells_unchecked`].
+    #[inline(always)]
+    pub fn holds(&self, table: &RayTable) -> bool {
+        table.end as usize <= self.ray_cells.len()
+    }
+
+    /// [`Geometry::ray_cells`] without the bounds check, for the hot ray
+    /// walks: on a 4-D diamond most slides stop after a cell or two, so
+    /// the check per ray weighs nearly as much as the visits.
     ///
     /// # Safety
-    /// `r` must come from a [`RayTable`] built from this geometry (its
+    /// `r` must be a ray of a [`RayTable`] `t` with `self.holds(t)` (its
     /// cells then lie in this geometry's ray storage).
     #[inline(always)]
     pub unsafe fn ray_cells_unchecked(&self, r: RayRef) -> &[u16] {

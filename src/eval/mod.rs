@@ -274,6 +274,10 @@ impl AttackWalk<'_> {
         debug_assert_eq!(self.pawn_mask.len(), len);
         let blocked = self.blocked;
         let (att, pawn_mask) = (&mut *self.attacks, self.pawn_mask);
+        assert!(
+            g.holds(rays),
+            "invariant: the variant's ray tables are its geometry's"
+        );
         for &c in cells {
             let c = c as usize;
             let mut count = 0i32;
@@ -303,8 +307,7 @@ impl AttackWalk<'_> {
                 }
             }
             for &r in rays.get(c) {
-                // SAFETY: `rays` is one of the variant's tables, built
-                // from its geometry `g`.
+                // SAFETY: `r` is a ray of `rays`, which `g` holds (above).
                 for &t in unsafe { g.ray_cells_unchecked(r) } {
                     if visit(t as usize) & OCCUPIED != 0 {
                         break;

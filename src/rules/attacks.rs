@@ -47,8 +47,13 @@ pub fn for_each_attack(
         }
     }
     let g = &v.geometry;
-    for &r in v.slide_rays[kind].get(from) {
-        // SAFETY: the variant's ray tables are built from its geometry.
+    let rays = &v.slide_rays[kind];
+    assert!(
+        g.holds(rays),
+        "invariant: the variant's ray tables are its geometry's"
+    );
+    for &r in rays.get(from) {
+        // SAFETY: `r` is a ray of `rays`, which `g` holds (above).
         for &t in unsafe { g.ray_cells_unchecked(r) } {
             visit(t as usize);
             if piece_at(t as usize) != EMPTY {
@@ -106,8 +111,12 @@ pub fn for_each_attacker(
         }
     }
     let g = &v.geometry;
+    assert!(
+        g.holds(&v.attack_rays),
+        "invariant: the variant's ray tables are its geometry's"
+    );
     for &r in v.attack_rays.get(target) {
-        // SAFETY: the variant's ray tables are built from its geometry.
+        // SAFETY: `r` is a ray of the table `g` holds (above).
         for &c in unsafe { g.ray_cells_unchecked(r) } {
             let p = piece_at(c as usize);
             if p == EMPTY {

@@ -398,12 +398,16 @@ impl<'a> Rays<'a> {
             return true;
         }
         let g = &v.geometry;
+        assert!(
+            g.holds(&v.attack_rays),
+            "invariant: the variant's ray tables are its geometry's"
+        );
         let (rays, signatures) = v.attack_rays.get_with_signatures(target);
         for (&r, &signature) in rays.iter().zip(signatures) {
             if !self.slider_may_stand_on(r, signature) {
                 continue;
             }
-            // SAFETY: the variant's ray tables are built from its geometry.
+            // SAFETY: `r` is a ray of the table `g` holds (above).
             for &c in unsafe { g.ray_cells_unchecked(r) } {
                 let p = free(c as usize);
                 if p == EMPTY {
@@ -605,8 +609,13 @@ impl<'a> Backend for Rays<'a> {
                 }
             }
         }
-        for &r in v.slide_rays[kind].get(from) {
-            // SAFETY: the variant's ray tables are built from its geometry.
+        let slides = &v.slide_rays[kind];
+        assert!(
+            g.holds(slides),
+            "invariant: the variant's ray tables are its geometry's"
+        );
+        for &r in slides.get(from) {
+            // SAFETY: `r` is a ray of `slides`, which `g` holds (above).
             for &c in unsafe { g.ray_cells_unchecked(r) } {
                 let c = c as usize;
                 let q = board.at(c);
@@ -657,8 +666,13 @@ impl<'a> Backend for Rays<'a> {
                 }
             }
         }
-        for &r in v.slide_rays[kind].get(from) {
-            // SAFETY: the variant's ray tables are built from its geometry.
+        let slides = &v.slide_rays[kind];
+        assert!(
+            g.holds(slides),
+            "invariant: the variant's ray tables are its geometry's"
+        );
+        for &r in slides.get(from) {
+            // SAFETY: `r` is a ray of `slides`, which `g` holds (above).
             for &c in unsafe { g.ray_cells_unchecked(r) } {
                 let c = c as usize;
                 let q = board.at(c);
