@@ -51,19 +51,20 @@ use crate::board::piece::{EMPTY, NO_CELL, is_piece_of, piece, piece_kind, piece_
 use crate::board::seating::{MAX_SEATS, Seat};
 use crate::board::variant::Variant;
 use crate::rules::attacks;
+use crate::rules::movegen::{self, word::Word};
 use crate::rules::position::Position;
 use crate::theory::mobility;
 
-mod one_word;
 mod open_lines;
 mod pawn_structure;
+mod set_wise;
 pub mod tables;
 pub mod tune;
 pub mod weights;
 
-use one_word::OneWordAttacks;
 use open_lines::OpenLines;
 use pawn_structure::PawnFiles;
+use set_wise::SetWiseAttacks;
 use tables::{Entries, NoSink, PHASE_FULL, Sink, TableTerms, tapered};
 
 pub use weights::EvalWeights;
@@ -453,12 +454,17 @@ pub struct Evaluator {
     tempo_cp: i32,
     /// Threat penalty per centipawn of the threatened piece, in 1/1024.
     threat1024: i32,
-    /// Set-wise attack counting, on boards of one word where it is exact.
-    one_word: Option<OneWordAttacks>,
-    /// On boards of more than one word: the most times the attacks of
+    /// Set-wise attack counting, on boards of one word where it is exact
+    /// (with the whole evaluation on words).
+    one_word: Option<SetWiseAttacks<u64>>,
+    /// Set-wise attack counting, on boards of two words where it is exact
+    /// (the attacks only: the rest takes the generic path).
+    two_word: Option<SetWiseAttacks<u128>>,
+    /// On the boards that take the generic walk (more than two words, or
+    /// a set-wise count that would differ): the most times the attacks of
     /// one piece visit one cell (on the empty board, where every slide is
     /// longest; more than once where two rays meet, as a rook's on a
-    /// cylinder's rank). A seat whose pieces times this fit in a byte
+    /// cylinder's rank; 0 elsewhere, unused). A seat whose pieces times this fit in a byte
     /// cannot overflow its per-cell count, which is then added without
     /// the saturation test ([`max_piece_visits`]).
     piece_visits: u32,
@@ -763,7 +769,8 @@ impl Evaluator {
             king_proximity_cp: w.king_proximity_cp.round() as i32,
             tempo_cp: w.tempo_cp.round() as i32,
             threat1024: (w.threat_fraction * 1024.0).round() as i32,
-            one_word: OneWordAttacks::new(v),
+            one_word: movegen::one_word_tables(v).and_then(|t| SetWiseAttacks::new(v, t)),
+            two_word: movegen::two_word_tables(v).and_then(|t| SetWiseAttacks::new(v, t)),
             piece_visits: 0,
             piece_square: Vec::new(),
             piece_square_used: Vec::new(),
@@ -780,7 +787,7 @@ impl Evaluator {
             scales: w.phase_scales.map(|x| (x * 65536.0).round() as i64),
             scaled: w.phase_scales.iter().any(|&x| x != 1.0),
         };
-        if e.one_word.is_none() {
+        if e.one_word.is_none() && e.two_word.is_none() {
             e.piece_visits = max_piece_visits(v);
         }
         for seat in v.seating.seats() {
@@ -1188,8 +1195,8 @@ impl Evaluator {
         let tables = self.tables.as_ref();
         // Pass 1: material, pawns and the cells each seat's pawns attack
         // (`pawn_mask[cell]`: bit per seat).
-        let one_word = self.one_word.as_ref().filter(|_| need_attacks);
-        let generic_attacks = need_attacks && one_word.is_none();
+        let set_wise = need_attacks && (self.one_word.is_some() || self.two_word.is_some());
+        let generic_attacks = need_attacks && !set_wise;
         if generic_attacks {
             zeroed(&mut s.pawn_mask, cells);
         }
@@ -1409,48 +1416,13 @@ impl Evaluator {
         // Pass 2: the pieces' attacks; mobility counts the cells neither
         // held by the own seat nor attacked by a pawn that may capture
         // there.
-        // Per seat (one word): the cells its pawns attack (`.0`) and the
-        // cells any of its pieces attacks (`.1`).
-        let mut reach = [(0u64, 0u64); MAX_SEATS];
-        if let Some(ow) = one_word {
-            let zones = if cfg.king_safety {
-                v.seating
-                    .seats()
-                    .fold(0, |z, seat| z | ow.king_zone(v, pos, seat))
-            } else {
-                0
-            };
-            let mobility_tables = tables.filter(|_| cfg.mobility);
-            let counted = ow.count(pos, zones, &mut s.attacks, &mut reach, |p, kind, count| {
-                if let Some(t) = mobility_tables {
-                    Self::mobility_entry(t, p, kind, count, &mut tab[p], sink);
-                }
-                (count * 16 - self.expected16[kind]) * self.mobility_cp16 / 256
-            });
-            if cfg.mobility {
-                mob = counted;
-                if self.threat1024 > 0 {
-                    self.one_word_threats(pos, &reach, &mut threats);
-                }
-            }
-            if let Some(t) = tables.filter(|t| !t.supported.is_empty()) {
-                let sets = pos.one_word_sets(0, seats + v.kinds.len() + 1);
-                for seat in v.seating.seats() {
-                    let p = seat.index();
-                    for (kind, k) in v.kinds.iter().enumerate() {
-                        if k.royal {
-                            continue;
-                        }
-                        let mut set = sets[p] & sets[seats + kind] & reach[p].0;
-                        while set != 0 {
-                            let c = set.trailing_zeros() as usize;
-                            set &= set - 1;
-                            let (table, first) = (&t.supported, t.layout.supported);
-                            Self::cell_entry(t, table, first, p, kind, c, &mut tab[p], sink);
-                        }
-                    }
-                }
-            }
+        // Per seat (boards of one or two words): the cells its pawns
+        // attack (`.0`) and the cells any of its pieces attacks (`.1`).
+        let mut reach = [(0u128, 0u128); MAX_SEATS];
+        if let Some(sw) = self.one_word.as_ref().filter(|_| need_attacks) {
+            reach = self.set_wise_pass(sw, pos, s, &mut mob, &mut threats, &mut tab, sink);
+        } else if let Some(sw) = self.two_word.as_ref().filter(|_| need_attacks) {
+            reach = self.set_wise_pass(sw, pos, s, &mut mob, &mut threats, &mut tab, sink);
         } else if need_attacks {
             let g = &v.geometry;
             // Each seat's own pieces block its mobility too (the enemy
@@ -1548,7 +1520,7 @@ impl Evaluator {
                 let attacked = |to: usize| {
                     v.seating.seats().any(|q| {
                         v.seating.may_capture(q, seat)
-                            && if one_word.is_some() {
+                            && if set_wise {
                                 reach[q.index()].1 >> to & 1 != 0
                             } else {
                                 s.attacks[q.index() * cells + to] > 0
@@ -1571,7 +1543,7 @@ impl Evaluator {
         }
         let mut lines = [0i32; MAX_SEATS];
         if let Some(ol) = self.open_lines.as_ref().filter(|_| cfg.mobility) {
-            if one_word.is_some() {
+            if self.one_word.is_some() {
                 self.open_line_terms_word(pos, ol, &mut lines);
             } else {
                 self.open_line_terms(pos, ol, s, &mut lines);
@@ -1775,23 +1747,90 @@ impl Evaluator {
         }
     }
 
-    /// The threats on a board of one word, from each seat's pawn attacks
-    /// and all its attacks (`reach`, as [`OneWordAttacks::count`] gives
-    /// them): the value of every piece an enemy pawn attacks (not pawns)
-    /// twice, of every other attacked and undefended piece once (the
-    /// generic path's rule, from the attack counts, in `seat_terms`).
-    fn one_word_threats(
+    /// Pass 2 of [`Evaluator::seat_terms`] on a board of one or two words
+    /// (`sw`, [`SetWiseAttacks`]): the attack counts of the kings'
+    /// neighbourhoods into `s.attacks`, mobility into `mob`, the threats
+    /// and the supported pieces' table entries. Returns per seat the cells
+    /// its pawns attack (`.0`) and the cells any of its pieces attacks
+    /// (`.1`), as `u128` sets.
+    #[allow(clippy::too_many_arguments)]
+    fn set_wise_pass<W: Word, S: Sink>(
+        &self,
+        sw: &SetWiseAttacks<W>,
+        pos: &Position,
+        s: &mut EvalScratch,
+        mob: &mut [i32; MAX_SEATS],
+        threats: &mut [i32; MAX_SEATS],
+        tab: &mut [[i32; 2]; MAX_SEATS],
+        sink: &mut S,
+    ) -> [(u128, u128); MAX_SEATS] {
+        let v = &*self.variant;
+        let cfg = self.config;
+        let tables = self.tables.as_ref();
+        let seats = v.seat_count();
+        let mut reach = [(W::ZERO, W::ZERO); MAX_SEATS];
+        let zones = if cfg.king_safety {
+            v.seating
+                .seats()
+                .fold(W::ZERO, |z, seat| z | sw.king_zone(v, pos, seat))
+        } else {
+            W::ZERO
+        };
+        let mobility_tables = tables.filter(|_| cfg.mobility);
+        let counted = sw.count(pos, zones, &mut s.attacks, &mut reach, |p, kind, count| {
+            if let Some(t) = mobility_tables {
+                Self::mobility_entry(t, p, kind, count, &mut tab[p], sink);
+            }
+            (count * 16 - self.expected16[kind]) * self.mobility_cp16 / 256
+        });
+        if cfg.mobility {
+            *mob = counted;
+            if self.threat1024 > 0 {
+                self.set_wise_threats(pos, &reach, threats);
+            }
+        }
+        if let Some(t) = tables.filter(|t| !t.supported.is_empty()) {
+            let words = pos.set_words();
+            for seat in v.seating.seats() {
+                let p = seat.index();
+                for (kind, k) in v.kinds.iter().enumerate() {
+                    if k.royal {
+                        continue;
+                    }
+                    let mut set = W::load(words, p) & W::load(words, seats + kind) & reach[p].0;
+                    while !set.is_empty() {
+                        let c = set.first();
+                        set = set.without_first();
+                        let (table, first) = (&t.supported, t.layout.supported);
+                        Self::cell_entry(t, table, first, p, kind, c, &mut tab[p], sink);
+                    }
+                }
+            }
+        }
+        let mut wide = [(0u128, 0u128); MAX_SEATS];
+        for (w, r) in wide.iter_mut().zip(&reach).take(seats) {
+            *w = (set_wise::widen(r.0), set_wise::widen(r.1));
+        }
+        wide
+    }
+
+    /// The threats on a board of one or two words, from each seat's pawn
+    /// attacks and all its attacks (`reach`, as [`SetWiseAttacks::count`]
+    /// gives them): the value of every piece an enemy pawn attacks (not
+    /// pawns) twice, of every other attacked and undefended piece once
+    /// (the generic path's rule, from the attack counts, in `seat_terms`).
+    fn set_wise_threats<W: Word>(
         &self,
         pos: &Position,
-        reach: &[(u64, u64); MAX_SEATS],
+        reach: &[(W, W); MAX_SEATS],
         threats: &mut [i32; MAX_SEATS],
     ) {
         let v = &*self.variant;
-        let (seats, kinds) = (v.seat_count(), v.kinds.len());
-        let sets = pos.one_word_sets(0, seats + kinds + 1);
+        let seats = v.seat_count();
+        let words = pos.set_words();
         for seat in v.seating.seats() {
             let p = seat.index();
-            let (mut by_pawns, mut by_any) = (0u64, 0u64);
+            let (mut by_pawns, mut by_any) = (W::ZERO, W::ZERO);
             for q in v
                 .seating
                 .seats()
@@ -1801,15 +1840,19 @@ impl Evaluator {
                 by_any |= reach[q.index()].1;
             }
             let hanging = by_any & !reach[p].1;
+            let own_cells = W::load(words, p);
             for (kind, k) in v.kinds.iter().enumerate() {
                 if k.royal {
                     continue;
                 }
-                let own = sets[p] & sets[seats + kind];
-                let pawn_hit = if k.pawn.is_none() { own & by_pawns } else { 0 };
+                let own = own_cells & W::load(words, seats + kind);
+                let pawn_hit = if k.pawn.is_none() {
+                    own & by_pawns
+                } else {
+                    W::ZERO
+                };
                 let loose = own & hanging & !pawn_hit;
-                threats[p] -=
-                    self.values[kind] * (2 * pawn_hit.count_ones() + loose.count_ones()) as i32;
+                threats[p] -= self.values[kind] * (2 * pawn_hit.count() + loose.count()) as i32;
             }
         }
     }

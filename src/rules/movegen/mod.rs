@@ -218,6 +218,15 @@ pub(crate) fn one_word_tables(v: &Variant) -> Option<Arc<fast64::Tables<u64>>> {
     }
 }
 
+/// The two-word bitboard tables of `v` (boards of 65 to 128 cells the
+/// backend takes), shared with its generators.
+pub(crate) fn two_word_tables(v: &Variant) -> Option<Arc<fast64::Tables<u128>>> {
+    match &derived_tables(v).fast {
+        Some(FastTables::Two(t)) => Some(t.clone()),
+        _ => None,
+    }
+}
+
 /// A move generator for the positions of one variant: the variant's
 /// bitboard tables (boards of at most 128 cells) and the generic backend's
 /// buffers. One per thread; cheap to build (the tables are shared: one
