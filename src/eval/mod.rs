@@ -464,12 +464,13 @@ pub struct Evaluator {
     /// a set-wise count that would differ): the most times the attacks of
     /// one piece visit one cell (on the empty board, where every slide is
     /// longest; more than once where two rays meet, as a rook's on a
-    /// cylinder's rank; 0 elsewhere, unused). A seat whose pieces times this fit in a byte
-    /// cannot overflow its per-cell count, which is then added without
-    /// the saturation test ([`max_piece_visits`]).
+    /// cylinder's rank; 0 elsewhere, unused). A seat whose pieces times
+    /// this fit in a byte cannot overflow its per-cell count, which is
+    /// then added without the saturation test ([`max_piece_visits`]).
     piece_visits: u32,
-    /// On boards of one word: every per-cell term of a piece in one
-    /// entry, `[(seat · kinds + kind) · 64 + cell]` (see [`PieceSquare`]).
+    /// On boards of one or two words: every per-cell term of a piece in
+    /// one entry, `[(seat · kinds + kind) · cells + cell]` (see
+    /// [`PieceSquare`]).
     piece_square: Vec<PieceSquare>,
     /// Per `seat · kinds + kind`: whether any of its [`PieceSquare`]
     /// entries is not zero.
@@ -569,7 +570,7 @@ impl<'a> PieceLists<'a> {
 
 /// What a piece of one kind and seat gets for standing on one cell, every
 /// per-cell term in one entry, so that the first pass of a board of one
-/// word reads one entry per piece instead of a table per term: the
+/// or two words reads one entry per piece instead of a table per term: the
 /// centrality (where the mobility term is on), the pawn progress (where
 /// that term is on) and the placement table's opening and endgame values
 /// (where the weights have one). The sums are those of the separate
@@ -805,11 +806,11 @@ impl Evaluator {
                 .filter(|q| e.enemies[q.index()] >> p & 1 != 0)
                 .fold(0, |m, q| m | 1 << (BLOCKED_SHIFT + q.index()));
         }
-        if e.one_word.is_some() {
+        if e.one_word.is_some() || e.two_word.is_some() {
             e.piece_square = e.piece_square_table();
             e.piece_square_used = e
                 .piece_square
-                .chunks(64)
+                .chunks(cells)
                 .map(|entries| entries.iter().any(|e| *e != PieceSquare::default()))
                 .collect();
         }
@@ -923,11 +924,11 @@ impl Evaluator {
     fn piece_square_table(&self) -> Vec<PieceSquare> {
         let v = &*self.variant;
         let (seats, kinds, cells) = (v.seat_count(), v.kinds.len(), v.geometry.cell_count());
-        let mut out = vec![PieceSquare::default(); seats * kinds * 64];
+        let mut out = vec![PieceSquare::default(); seats * kinds * cells];
         for p in 0..seats {
             for (kind, k) in v.kinds.iter().enumerate() {
                 for c in 0..cells {
-                    let e = &mut out[(p * kinds + kind) * 64 + c];
+                    let e = &mut out[(p * kinds + kind) * cells + c];
                     if k.pawn.is_none() {
                         if self.config.mobility {
                             e.placed = self.centrality[kind].get(c).copied().unwrap_or(0);
@@ -1213,7 +1214,7 @@ impl Evaluator {
         s.passed.clear();
         // The first pass of a board of one word (below) takes the enemies'
         // pawns from the words itself.
-        let word_pass = self.one_word.is_some() && !S::ON;
+        let word_pass = (self.one_word.is_some() || self.two_word.is_some()) && !S::ON;
         if passed_on && !word_pass {
             zeroed(&mut s.enemy_pawns, seats * words);
             for q in v.seating.seats() {
@@ -1250,7 +1251,11 @@ impl Evaluator {
                 structure: &mut structure,
                 tab: &mut tab,
             };
-            self.first_pass_word(pos, s, &mut sums, passed_on);
+            if self.one_word.is_some() {
+                self.first_pass_word::<u64>(pos, s, &mut sums, passed_on);
+            } else {
+                self.first_pass_word::<u128>(pos, s, &mut sums, passed_on);
+            }
         } else if self.one_word.is_some() {
             let kinds = v.kinds.len();
             let sets = pos.one_word_sets(0, seats + kinds + 1);
@@ -1305,7 +1310,11 @@ impl Evaluator {
                 }
             }
         }
-        if self.one_word.is_none() {
+        // The general first pass, from the pieces' lists (which pass 2
+        // on the generic path reads too; on boards of two words it is
+        // set-wise whenever this pass is not taken).
+        let list_pass = !word_pass && self.one_word.is_none();
+        if list_pass {
             PieceLists::fill(pos, &mut s.piece_cells, &mut s.piece_starts);
         }
         let lists = PieceLists {
@@ -1313,7 +1322,7 @@ impl Evaluator {
             starts: &s.piece_starts,
             kinds: v.kinds.len(),
         };
-        for seat in v.seating.seats().filter(|_| self.one_word.is_none()) {
+        for seat in v.seating.seats().filter(|_| list_pass) {
             let p = seat.index();
             let own = pos.seat_bits(seat);
             for (kind, k) in v.kinds.iter().enumerate() {
@@ -1913,12 +1922,12 @@ impl Evaluator {
         }
     }
 
-    /// The first pass on a board of one word, for an evaluation that
-    /// reports no table entries: per seat its material, piece material,
-    /// pawns, pawn structure and per-cell terms ([`PieceSquare`]), and its
-    /// passed pawns (into `s.passed` and the progress and tables, as the
-    /// general pass does).
-    fn first_pass_word(
+    /// The first pass on a board of one or two words (`W`), for an
+    /// evaluation that reports no table entries: per seat its material,
+    /// piece material, pawns, pawn structure and per-cell terms
+    /// ([`PieceSquare`]), and its passed pawns (into `s.passed` and the
+    /// progress and tables, as the general pass does).
+    fn first_pass_word<W: Word>(
         &self,
         pos: &Position,
         s: &mut EvalScratch,
@@ -1926,28 +1935,30 @@ impl Evaluator {
         passed_on: bool,
     ) {
         let v = &*self.variant;
-        let (seats, kinds) = (v.seat_count(), v.kinds.len());
-        let sets = pos.one_word_sets(0, seats + kinds + 1);
+        let (seats, kinds, cells) = (v.seat_count(), v.kinds.len(), v.geometry.cell_count());
+        let words = pos.set_words();
+        let set = |i: usize| W::load(words, i);
         let tables = self.tables.as_ref();
-        let mut pawn_sets = [0u64; MAX_SEATS];
-        for p in 0..seats {
+        let mut pawn_sets = [W::ZERO; MAX_SEATS];
+        for (p, pawns) in pawn_sets.iter_mut().enumerate().take(seats) {
             for kind in (0..kinds).filter(|&k| v.is_pawn(k)) {
-                pawn_sets[p] |= sets[p] & sets[seats + kind];
+                *pawns |= set(p) & set(seats + kind);
             }
         }
         for p in 0..seats {
-            let mut enemy_pawns = 0u64;
-            for (q, set) in pawn_sets.iter().enumerate().take(seats) {
+            let mut enemy_pawns = W::ZERO;
+            for (q, &pawns) in pawn_sets.iter().enumerate().take(seats) {
                 if self.enemies[p] >> q & 1 != 0 {
-                    enemy_pawns |= set;
+                    enemy_pawns |= pawns;
                 }
             }
+            let own = set(p);
             for (kind, k) in v.kinds.iter().enumerate() {
-                let of_kind = sets[p] & sets[seats + kind];
-                if of_kind == 0 {
+                let of_kind = own & set(seats + kind);
+                if of_kind.is_empty() {
                     continue;
                 }
-                let n = of_kind.count_ones();
+                let n = of_kind.count();
                 let worth = self.values[kind] * n as i32;
                 sums.material[p] += worth;
                 if let Some(t) = tables
@@ -1963,7 +1974,12 @@ impl Evaluator {
                         .as_ref()
                         .filter(|_| self.config.pawn_progress)
                     {
-                        sums.structure[p] += self.structure_of_word(f, kind, of_kind);
+                        sums.structure[p] += if W::BITS == 64 {
+                            self.structure_of_word(f, kind, of_kind.low_word())
+                        } else {
+                            let own = [of_kind.word(0), of_kind.word(1)];
+                            self.structure_of(f, kind, &own[..W::BITS / 64])
+                        };
                     }
                 } else if !k.royal {
                     sums.pieces[p] += worth;
@@ -1980,16 +1996,16 @@ impl Evaluator {
                 if !self.piece_square_used[slot] && !check_passed {
                     continue;
                 }
-                let squares = &self.piece_square[slot * 64..(slot + 1) * 64];
+                let squares = &self.piece_square[slot * cells..(slot + 1) * cells];
                 let mut rest = of_kind;
-                while rest != 0 {
-                    let c = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
+                while !rest.is_empty() {
+                    let c = rest.first();
+                    rest = rest.without_first();
                     let e = squares[c];
                     sums.placed[p] += e.placed;
                     sums.progress[p] += e.progress;
                     Self::add(&mut sums.tab[p], e.table);
-                    if check_passed && passed_masks[slot][c] & enemy_pawns == 0 {
+                    if check_passed && (W::load(&passed_masks[slot], c) & enemy_pawns).is_empty() {
                         s.passed.push((p, kind, c));
                         sums.progress[p] += self.passed_bonus[p][kind][c];
                         if let Some(t) = tables {
