@@ -277,7 +277,7 @@ mod tests {
 
     /// On every example board where the set-wise count is taken (one
     /// word: chess, the cylinder with its wrapping ranks ray by ray, the
-    /// cube; two words: the torus, its slides ray by ray), whole
+    /// cube; two words: the torus, its slides ray by ray, Raumschach), whole
     /// evaluations (every term, the terms that are off by default switched
     /// on) equal the ray walk's on the positions of random games.
     #[test]
@@ -344,7 +344,7 @@ mod tests {
             }
         }
         assert!(with_tables.contains(&"chess"), "{with_tables:?}");
-        for spec in ["chess", "cube", "cylinder", "torus"] {
+        for spec in ["chess", "cube", "cylinder", "torus", "raumschach"] {
             assert!(
                 taken.iter().any(|s| s.starts_with(spec)),
                 "{spec}: {taken:?}"
