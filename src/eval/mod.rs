@@ -469,8 +469,8 @@ pub struct Evaluator {
     /// then added without the saturation test ([`max_piece_visits`]).
     piece_visits: u32,
     /// On boards of one or two words: every per-cell term of a piece in
-    /// one entry, `[(seat · kinds + kind) · cells + cell]` (see
-    /// [`PieceSquare`]).
+    /// one entry, `[(seat · kinds + kind) · bits + cell]`, `bits` the
+    /// word's 64 or 128 cells (see [`PieceSquare`]).
     piece_square: Vec<PieceSquare>,
     /// Per `seat · kinds + kind`: whether any of its [`PieceSquare`]
     /// entries is not zero.
@@ -807,10 +807,13 @@ impl Evaluator {
                 .fold(0, |m, q| m | 1 << (BLOCKED_SHIFT + q.index()));
         }
         if e.one_word.is_some() || e.two_word.is_some() {
-            e.piece_square = e.piece_square_table();
+            // The word's cells per entry row, so that a cell taken from a
+            // word indexes its row without a bounds check.
+            let stride = if e.one_word.is_some() { 64 } else { 128 };
+            e.piece_square = e.piece_square_table(stride);
             e.piece_square_used = e
                 .piece_square
-                .chunks(cells)
+                .chunks(stride)
                 .map(|entries| entries.iter().any(|e| *e != PieceSquare::default()))
                 .collect();
         }
@@ -921,14 +924,14 @@ impl Evaluator {
     /// enemy's pawn would attack from counts for all of them: the masks
     /// stay one per pawn, not one per pair of seats).
     /// The [`PieceSquare`] entries of a board of one word.
-    fn piece_square_table(&self) -> Vec<PieceSquare> {
+    fn piece_square_table(&self, stride: usize) -> Vec<PieceSquare> {
         let v = &*self.variant;
         let (seats, kinds, cells) = (v.seat_count(), v.kinds.len(), v.geometry.cell_count());
-        let mut out = vec![PieceSquare::default(); seats * kinds * cells];
+        let mut out = vec![PieceSquare::default(); seats * kinds * stride];
         for p in 0..seats {
             for (kind, k) in v.kinds.iter().enumerate() {
                 for c in 0..cells {
-                    let e = &mut out[(p * kinds + kind) * cells + c];
+                    let e = &mut out[(p * kinds + kind) * stride + c];
                     if k.pawn.is_none() {
                         if self.config.mobility {
                             e.placed = self.centrality[kind].get(c).copied().unwrap_or(0);
@@ -1425,13 +1428,31 @@ impl Evaluator {
         // Pass 2: the pieces' attacks; mobility counts the cells neither
         // held by the own seat nor attacked by a pawn that may capture
         // there.
-        // Per seat (boards of one or two words): the cells its pawns
-        // attack (`.0`) and the cells any of its pieces attacks (`.1`).
-        let mut reach = [(0u128, 0u128); MAX_SEATS];
+        // Per seat (boards of one or two words): the cells any of its
+        // pieces attacks.
+        let mut reach = [0u128; MAX_SEATS];
         if let Some(sw) = self.one_word.as_ref().filter(|_| need_attacks) {
-            reach = self.set_wise_pass(sw, pos, s, &mut mob, &mut threats, &mut tab, sink);
+            self.set_wise_pass(
+                sw,
+                pos,
+                s,
+                &mut reach,
+                &mut mob,
+                &mut threats,
+                &mut tab,
+                sink,
+            );
         } else if let Some(sw) = self.two_word.as_ref().filter(|_| need_attacks) {
-            reach = self.set_wise_pass(sw, pos, s, &mut mob, &mut threats, &mut tab, sink);
+            self.set_wise_pass(
+                sw,
+                pos,
+                s,
+                &mut reach,
+                &mut mob,
+                &mut threats,
+                &mut tab,
+                sink,
+            );
         } else if need_attacks {
             let g = &v.geometry;
             // Each seat's own pieces block its mobility too (the enemy
@@ -1530,7 +1551,7 @@ impl Evaluator {
                     v.seating.seats().any(|q| {
                         v.seating.may_capture(q, seat)
                             && if set_wise {
-                                reach[q.index()].1 >> to & 1 != 0
+                                reach[q.index()] >> to & 1 != 0
                             } else {
                                 s.attacks[q.index() * cells + to] > 0
                             }
@@ -1759,20 +1780,22 @@ impl Evaluator {
     /// Pass 2 of [`Evaluator::seat_terms`] on a board of one or two words
     /// (`sw`, [`SetWiseAttacks`]): the attack counts of the kings'
     /// neighbourhoods into `s.attacks`, mobility into `mob`, the threats
-    /// and the supported pieces' table entries. Returns per seat the cells
-    /// its pawns attack (`.0`) and the cells any of its pieces attacks
-    /// (`.1`), as `u128` sets.
+    /// and the supported pieces' table entries; into `wide` (zeroed
+    /// before) per seat the cells any of its pieces attacks as a `u128`
+    /// set, all the free passed pawns ask later (written in place:
+    /// returned, the array was copied each call).
     #[allow(clippy::too_many_arguments)]
     fn set_wise_pass<W: Word, S: Sink>(
         &self,
         sw: &SetWiseAttacks<W>,
         pos: &Position,
         s: &mut EvalScratch,
+        wide: &mut [u128; MAX_SEATS],
         mob: &mut [i32; MAX_SEATS],
         threats: &mut [i32; MAX_SEATS],
         tab: &mut [[i32; 2]; MAX_SEATS],
         sink: &mut S,
-    ) -> [(u128, u128); MAX_SEATS] {
+    ) {
         let v = &*self.variant;
         let cfg = self.config;
         let tables = self.tables.as_ref();
@@ -1816,11 +1839,9 @@ impl Evaluator {
                 }
             }
         }
-        let mut wide = [(0u128, 0u128); MAX_SEATS];
         for (w, r) in wide.iter_mut().zip(&reach).take(seats) {
-            *w = (set_wise::widen(r.0), set_wise::widen(r.1));
+            *w = set_wise::widen(r.1);
         }
-        wide
     }
 
     /// The threats on a board of one or two words, from each seat's pawn
@@ -1935,7 +1956,7 @@ impl Evaluator {
         passed_on: bool,
     ) {
         let v = &*self.variant;
-        let (seats, kinds, cells) = (v.seat_count(), v.kinds.len(), v.geometry.cell_count());
+        let (seats, kinds) = (v.seat_count(), v.kinds.len());
         let words = pos.set_words();
         let set = |i: usize| W::load(words, i);
         let tables = self.tables.as_ref();
@@ -1996,7 +2017,7 @@ impl Evaluator {
                 if !self.piece_square_used[slot] && !check_passed {
                     continue;
                 }
-                let squares = &self.piece_square[slot * cells..(slot + 1) * cells];
+                let squares = &self.piece_square[slot * W::BITS..(slot + 1) * W::BITS];
                 let mut rest = of_kind;
                 while !rest.is_empty() {
                     let c = rest.first();
