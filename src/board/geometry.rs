@@ -738,6 +738,18 @@ impl Geometry {
         table.end as usize <= self.ray_cells.len()
     }
 
+    /// Asserts [`Geometry::holds`] for `table`: the one check, before a
+    /// walk of `table`'s rays by [`Geometry::ray_cells_unchecked`], that
+    /// the variant's ray tables are this geometry's.
+    #[inline(always)]
+    #[track_caller]
+    pub fn assert_holds(&self, table: &RayTable) {
+        assert!(
+            self.holds(table),
+            "invariant: the variant's ray tables are its geometry's"
+        );
+    }
+
     /// [`Geometry::ray_cells`] without the bounds check, for the hot ray
     /// walks: on a 4-D diamond most slides stop after a cell or two, so
     /// the check per ray weighs nearly as much as the visits.

@@ -275,10 +275,7 @@ impl AttackWalk<'_> {
         debug_assert_eq!(self.pawn_mask.len(), len);
         let blocked = self.blocked;
         let (att, pawn_mask) = (&mut *self.attacks, self.pawn_mask);
-        assert!(
-            g.holds(rays),
-            "invariant: the variant's ray tables are its geometry's"
-        );
+        g.assert_holds(rays);
         for &c in cells {
             let c = c as usize;
             let mut count = 0i32;

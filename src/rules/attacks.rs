@@ -48,10 +48,7 @@ pub fn for_each_attack(
     }
     let g = &v.geometry;
     let rays = &v.slide_rays[kind];
-    assert!(
-        g.holds(rays),
-        "invariant: the variant's ray tables are its geometry's"
-    );
+    g.assert_holds(rays);
     for &r in rays.get(from) {
         // SAFETY: `r` is a ray of `rays`, which `g` holds (above).
         for &t in unsafe { g.ray_cells_unchecked(r) } {
@@ -111,10 +108,7 @@ pub fn for_each_attacker(
         }
     }
     let g = &v.geometry;
-    assert!(
-        g.holds(&v.attack_rays),
-        "invariant: the variant's ray tables are its geometry's"
-    );
+    g.assert_holds(&v.attack_rays);
     for &r in v.attack_rays.get(target) {
         // SAFETY: `r` is a ray of the table `g` holds (above).
         for &c in unsafe { g.ray_cells_unchecked(r) } {

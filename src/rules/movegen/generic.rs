@@ -398,10 +398,7 @@ impl<'a> Rays<'a> {
             return true;
         }
         let g = &v.geometry;
-        assert!(
-            g.holds(&v.attack_rays),
-            "invariant: the variant's ray tables are its geometry's"
-        );
+        g.assert_holds(&v.attack_rays);
         let (rays, signatures) = v.attack_rays.get_with_signatures(target);
         for (&r, &signature) in rays.iter().zip(signatures) {
             if !self.slider_may_stand_on(r, signature) {
@@ -610,10 +607,7 @@ impl<'a> Backend for Rays<'a> {
             }
         }
         let slides = &v.slide_rays[kind];
-        assert!(
-            g.holds(slides),
-            "invariant: the variant's ray tables are its geometry's"
-        );
+        g.assert_holds(slides);
         for &r in slides.get(from) {
             // SAFETY: `r` is a ray of `slides`, which `g` holds (above).
             for &c in unsafe { g.ray_cells_unchecked(r) } {
@@ -667,10 +661,7 @@ impl<'a> Backend for Rays<'a> {
             }
         }
         let slides = &v.slide_rays[kind];
-        assert!(
-            g.holds(slides),
-            "invariant: the variant's ray tables are its geometry's"
-        );
+        g.assert_holds(slides);
         for &r in slides.get(from) {
             // SAFETY: `r` is a ray of `slides`, which `g` holds (above).
             for &c in unsafe { g.ray_cells_unchecked(r) } {
