@@ -231,23 +231,86 @@ impl Process {
         }
     }
 
-    /// CPU time the process has used (user + system), from /proc on Linux.
+    /// CPU time the engine has used (user + system), from /proc on Linux:
+    /// its process and every process below it. An engine started through
+    /// an adapter (PolyGlot) or a script that does not `exec` thinks in a
+    /// child; the child's CPU is the engine's.
     fn cpu_time(&self) -> Option<Duration> {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
-        // Fields after the command name, which is in parentheses and may
-        // hold spaces: utime and stime are fields 14 and 15 (1-based).
-        let rest = &stat[stat.rfind(')')? + 2..];
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        let utime: u64 = fields.get(11)?.parse().ok()?;
-        let stime: u64 = fields.get(12)?.parse().ok()?;
+        let ticks = tree_ticks(self.child.id())?;
         // The kernel's USER_HZ is 100 on every Linux this runs on.
-        Some(Duration::from_millis((utime + stime) * 10))
+        Some(Duration::from_millis(ticks * 10))
     }
 
     fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Deepest process tree [`tree_ticks`] walks: an adapter, a shell and
+/// the engine are three levels; a cycle is impossible in a process tree,
+/// but a bound keeps a race (a reused pid) from walking far.
+const PROCESS_TREE_DEPTH: u32 = 8;
+
+/// CPU ticks of process `pid` and of every process below it: its own user
+/// and system time, its waited-for children's (counted by the kernel once
+/// they end), and its living descendants'. None if `pid` cannot be read.
+fn tree_ticks(pid: u32) -> Option<u64> {
+    let (own, _) = stat_of(pid)?;
+    let below: u64 = descendants(pid)
+        .into_iter()
+        .filter_map(stat_of)
+        .map(|(ticks, _)| ticks)
+        .sum();
+    Some(own + below)
+}
+
+/// The living processes below `pid`, up to [`PROCESS_TREE_DEPTH`] levels,
+/// from one scan of /proc (the kernel's per-task `children` lists are not
+/// built into every kernel).
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut parent_child: Vec<(u32, u32)> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for e in entries.flatten() {
+            let Some(p) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+                continue;
+            };
+            if let Some((_, ppid)) = stat_of(p) {
+                parent_child.push((ppid, p));
+            }
+        }
+    }
+    let mut found = Vec::new();
+    let mut level = vec![pid];
+    for _ in 0..PROCESS_TREE_DEPTH {
+        level = parent_child
+            .iter()
+            .filter(|(ppid, _)| level.contains(ppid))
+            .map(|&(_, p)| p)
+            .collect();
+        if level.is_empty() {
+            break;
+        }
+        found.extend_from_slice(&level);
+    }
+    found
+}
+
+/// A process's CPU ticks (user, system, and its waited-for children's)
+/// and its parent, from `/proc/<pid>/stat`.
+fn stat_of(pid: u32) -> Option<(u64, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name, which is in parentheses and may hold
+    // spaces: ppid is field 4, utime, stime, cutime, cstime fields 14-17
+    // (1-based).
+    let rest = stat.get(stat.rfind(')')? + 2..)?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ppid = fields.get(1)?.parse().ok()?;
+    let mut ticks = 0u64;
+    for i in 11..=14 {
+        ticks += fields.get(i)?.parse::<u64>().ok()?;
+    }
+    Some((ticks, ppid))
 }
 
 /// What the handshake learnt of an engine.
@@ -1053,6 +1116,45 @@ pub fn seat_name(v: &Variant, seat: Seat) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An engine behind a shell that does not `exec` it thinks in a
+    /// grandchild of the arbiter: its CPU must be counted as the engine's.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn cpu_time_counts_the_processes_below_the_engine() {
+        // The shell starts a bounded busy loop in the background and waits.
+        let mut shell = Command::new("sh")
+            .arg("-c")
+            .arg("sh -c 'i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done' & wait")
+            .spawn()
+            .expect("sh runs");
+        let pid = shell.id();
+        // Bounded wait (not a timing assertion): until the loop has used
+        // 0.1 s of CPU, or 60 s of waiting on a starved machine.
+        let mut seen = (0, 0);
+        for _ in 0..600 {
+            let own = stat_of(pid).map_or(0, |(t, _)| t);
+            let tree = tree_ticks(pid).unwrap_or(0);
+            seen = (own, tree);
+            if tree >= own + 10 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let below = descendants(pid);
+        for p in &below {
+            let _ = Command::new("kill").arg(p.to_string()).status();
+        }
+        let _ = shell.kill();
+        let _ = shell.wait();
+        assert!(!below.is_empty(), "the busy loop runs below the shell");
+        assert!(
+            seen.1 >= seen.0 + 10,
+            "the tree's ticks {} include the loop's, above the shell's own {}",
+            seen.1,
+            seen.0
+        );
+    }
 
     #[test]
     fn uci_options_and_combo_values_are_read() {

@@ -259,7 +259,22 @@ pub struct Standing {
     pub forfeits: u64,
     /// CPU seconds used.
     pub cpu_s: f64,
+    /// Seconds spent thinking on its moves, as the arbiter's clock
+    /// measured them. With `cpu_s` it tells whether the engine had the
+    /// CPU its clock was charged for.
+    #[serde(default)]
+    pub think_s: f64,
 }
+
+/// Below this share of a core while thinking (CPU seconds per second of
+/// think time), the table warns that the machine was overloaded. A
+/// single-threaded engine that has its core uses 0.95-1.0 of it; the rest
+/// is its reading and writing of the protocol.
+pub const CPU_SHARE_WARNING: f64 = 0.85;
+
+/// Think time below which an engine's CPU share is not judged: the
+/// first moves of a run are too short to measure it.
+const CPU_SHARE_MIN_THINK_S: f64 = 5.0;
 
 /// Two engines' results against each other, from the first's side.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -360,6 +375,7 @@ pub fn summarise(header: &RunHeader, games: &[GameRecord]) -> Summary {
             losses: 0,
             forfeits: 0,
             cpu_s: 0.0,
+            think_s: 0.0,
         })
         .collect();
     // Per encounter: W/D/L, the first engine's points, its points by pair.
@@ -387,6 +403,7 @@ pub fn summarise(header: &RunHeader, games: &[GameRecord]) -> Summary {
             s.draws += w.draws;
             s.losses += w.losses;
             s.cpu_s += g.cpu_ms.get(seat).copied().unwrap_or(0.0) / 1000.0;
+            s.think_s += g.think_ms.get(seat).copied().unwrap_or(0.0) / 1000.0;
         }
         if matches!(
             g.termination.as_str(),
@@ -541,6 +558,48 @@ pub fn table(s: &Summary) -> String {
                 st.losses
             ));
         }
+    }
+    out.push_str(&cpu_share_lines(&s.standings));
+    out
+}
+
+/// Each engine's CPU seconds per second of thinking, and a warning when
+/// one had clearly less than a core. A clock charges an engine wall time:
+/// if other load (or `-concurrency` above the cores) takes its CPU, it
+/// plays at a shorter time control than the one named, and an engine that
+/// stops at a fixed depth or by a skill level (Stockfish's `UCI_Elo`)
+/// loses less of its strength than one that uses its time. A result taken
+/// under such load measures another time control.
+fn cpu_share_lines(standings: &[Standing]) -> String {
+    let judged: Vec<(&str, f64)> = standings
+        .iter()
+        .filter(|st| st.think_s >= CPU_SHARE_MIN_THINK_S)
+        .map(|st| (st.name.as_str(), st.cpu_s / st.think_s))
+        .collect();
+    if judged.is_empty() {
+        return String::new();
+    }
+    let shares: Vec<String> = judged
+        .iter()
+        .map(|(name, share)| format!("{name} {share:.2}"))
+        .collect();
+    let mut out = format!(
+        "CPU while thinking (CPU s per s of think time): {}\n",
+        shares.join(", ")
+    );
+    let starved: Vec<&str> = judged
+        .iter()
+        .filter(|(_, share)| *share < CPU_SHARE_WARNING)
+        .map(|(name, _)| *name)
+        .collect();
+    if !starved.is_empty() {
+        out.push_str(&format!(
+            "Warning: {} had less than {:.0} % of a core while thinking: the machine is \
+             overloaded (other load, or -concurrency above its cores), so timed games are \
+             played at less than their time control\n",
+            starved.join(", "),
+            CPU_SHARE_WARNING * 100.0
+        ));
     }
     out
 }
@@ -1131,6 +1190,70 @@ mod tests {
         std::fs::write(&none, "").unwrap();
         assert!(read_journal(&none).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Two games between a and b; `b_cpu_ms` is b's CPU per game while
+    /// both think 10 s a game.
+    fn timed_games(b_cpu_ms: f64) -> Vec<GameRecord> {
+        (0..2)
+            .map(|i| GameRecord {
+                index: i,
+                round: 0,
+                pair: 0,
+                opening: 0,
+                engines: if i == 0 { vec![0, 1] } else { vec![1, 0] },
+                points: vec![0.5, 0.5],
+                result: "1/2-1/2".into(),
+                termination: "normal".into(),
+                reason: "draw by repetition".into(),
+                moves: Vec::new(),
+                final_position: String::new(),
+                pgn: String::new(),
+                wall_ms: 20_000.0,
+                think_ms: vec![10_000.0, 10_000.0],
+                cpu_ms: if i == 0 {
+                    vec![9_800.0, b_cpu_ms]
+                } else {
+                    vec![b_cpu_ms, 9_800.0]
+                },
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_table_warns_when_an_engine_had_less_than_its_core() {
+        let header = RunHeader {
+            event: "e".into(),
+            variant: "chess".into(),
+            engines: vec!["a".into(), "b".into()],
+            games: 2,
+            sprt: None,
+            shard: None,
+        };
+        // b had 4.8 s of CPU in 10 s of thinking per game: 0.48 of a core.
+        let s = summarise(&header, &timed_games(4_800.0));
+        let b = s.standings.iter().find(|st| st.name == "b").unwrap();
+        assert_eq!((b.think_s, b.cpu_s), (20.0, 9.6));
+        let text = table(&s);
+        assert!(text.contains("CPU while thinking (CPU s per s of think time): "));
+        assert!(text.contains("a 0.98") && text.contains("b 0.48"), "{text}");
+        assert!(
+            text.contains("Warning: b had less than 85 % of a core"),
+            "{text}"
+        );
+        assert!(!text.contains("Warning: a"), "{text}");
+        // Both with their cores: the shares, no warning.
+        let text = table(&summarise(&header, &timed_games(9_900.0)));
+        assert!(
+            text.contains("b 0.99") && !text.contains("Warning"),
+            "{text}"
+        );
+        // Too little thinking to judge: no line at all.
+        let mut short = timed_games(100.0);
+        for g in &mut short {
+            g.think_ms = vec![1_000.0, 1_000.0];
+        }
+        assert!(!table(&summarise(&header, &short)).contains("CPU"));
     }
 
     #[test]
