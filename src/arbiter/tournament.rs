@@ -566,10 +566,10 @@ pub fn table(s: &Summary) -> String {
 /// Each engine's CPU seconds per second of thinking, and a warning when
 /// one had clearly less than a core. A clock charges an engine wall time:
 /// if other load (or `-concurrency` above the cores) takes its CPU, it
-/// plays at a shorter time control than the one named, and an engine that
-/// stops at a fixed depth or by a skill level (Stockfish's `UCI_Elo`)
-/// loses less of its strength than one that uses its time. A result taken
-/// under such load measures another time control.
+/// plays at a shorter time control than the one named, and not every
+/// engine loses alike to that (one that stops at a depth loses nothing
+/// once it reaches it, one that uses its time loses depth on every move).
+/// A result taken under such load measures another time control.
 fn cpu_share_lines(standings: &[Standing]) -> String {
     let judged: Vec<(&str, f64)> = standings
         .iter()
