@@ -257,41 +257,40 @@ const PROCESS_TREE_DEPTH: u32 = 8;
 /// they end), and its living descendants'. None if `pid` cannot be read.
 fn tree_ticks(pid: u32) -> Option<u64> {
     let (own, _) = stat_of(pid)?;
-    let below: u64 = descendants(pid)
-        .into_iter()
-        .filter_map(stat_of)
-        .map(|(ticks, _)| ticks)
-        .sum();
+    let below: u64 = descendants(pid).iter().map(|&(_, ticks)| ticks).sum();
     Some(own + below)
 }
 
 /// The living processes below `pid`, up to [`PROCESS_TREE_DEPTH`] levels,
-/// from one scan of /proc (the kernel's per-task `children` lists are not
-/// built into every kernel).
-fn descendants(pid: u32) -> Vec<u32> {
-    let mut parent_child: Vec<(u32, u32)> = Vec::new();
+/// each with its CPU ticks, from one scan of /proc that reads every stat
+/// once (the kernel's per-task `children` lists are not built into every
+/// kernel).
+fn descendants(pid: u32) -> Vec<(u32, u64)> {
+    // (parent, process, ticks) of every process readable now.
+    let mut processes: Vec<(u32, u32, u64)> = Vec::new();
     if let Ok(entries) = std::fs::read_dir("/proc") {
         for e in entries.flatten() {
             let Some(p) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
                 continue;
             };
-            if let Some((_, ppid)) = stat_of(p) {
-                parent_child.push((ppid, p));
+            if let Some((ticks, ppid)) = stat_of(p) {
+                processes.push((ppid, p, ticks));
             }
         }
     }
     let mut found = Vec::new();
     let mut level = vec![pid];
     for _ in 0..PROCESS_TREE_DEPTH {
-        level = parent_child
+        let below: Vec<(u32, u64)> = processes
             .iter()
-            .filter(|(ppid, _)| level.contains(ppid))
-            .map(|&(_, p)| p)
+            .filter(|(ppid, _, _)| level.contains(ppid))
+            .map(|&(_, p, ticks)| (p, ticks))
             .collect();
-        if level.is_empty() {
+        if below.is_empty() {
             break;
         }
-        found.extend_from_slice(&level);
+        level = below.iter().map(|&(p, _)| p).collect();
+        found.extend_from_slice(&below);
     }
     found
 }
@@ -1142,7 +1141,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(100));
         }
         let below = descendants(pid);
-        for p in &below {
+        for (p, _) in &below {
             let _ = Command::new("kill").arg(p.to_string()).status();
         }
         let _ = shell.kill();

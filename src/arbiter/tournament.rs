@@ -1166,18 +1166,23 @@ mod tests {
         assert!(seen.iter().all(|&n| n == 1));
     }
 
-    #[test]
-    fn a_damaged_journal_is_refused_unless_only_its_last_line_is_cut() {
-        let dir = std::env::temp_dir().join(format!("ndchess-journal-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let header = RunHeader {
+    /// The header of a two-game run of engines a and b in chess.
+    fn two_engine_header() -> RunHeader {
+        RunHeader {
             event: "e".into(),
             variant: "chess".into(),
             engines: vec!["a".into(), "b".into()],
             games: 2,
             sprt: None,
             shard: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_damaged_journal_is_refused_unless_only_its_last_line_is_cut() {
+        let dir = std::env::temp_dir().join(format!("ndchess-journal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let header = two_engine_header();
         let head = serde_json::to_string(&JournalLine::Header(header.clone())).unwrap();
         let cut = dir.join("cut.journal");
         std::fs::write(&cut, format!("{head}\n{{\"game\":{{\"index\":0,")).unwrap();
@@ -1222,14 +1227,7 @@ mod tests {
 
     #[test]
     fn the_table_warns_when_an_engine_had_less_than_its_core() {
-        let header = RunHeader {
-            event: "e".into(),
-            variant: "chess".into(),
-            engines: vec!["a".into(), "b".into()],
-            games: 2,
-            sprt: None,
-            shard: None,
-        };
+        let header = two_engine_header();
         // b had 4.8 s of CPU in 10 s of thinking per game: 0.48 of a core.
         let s = summarise(&header, &timed_games(4_800.0));
         let b = s.standings.iter().find(|st| st.name == "b").unwrap();

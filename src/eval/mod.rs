@@ -806,7 +806,11 @@ impl Evaluator {
         if e.one_word.is_some() || e.two_word.is_some() {
             // The word's cells per entry row, so that a cell taken from a
             // word indexes its row without a bounds check.
-            let stride = if e.one_word.is_some() { 64 } else { 128 };
+            let stride = if e.one_word.is_some() {
+                <u64 as Word>::BITS
+            } else {
+                <u128 as Word>::BITS
+            };
             e.piece_square = e.piece_square_table(stride);
             e.piece_square_used = e
                 .piece_square
@@ -905,22 +909,8 @@ impl Evaluator {
         out
     }
 
-    /// Passed-pawn masks, per `player * kinds + pawn kind`, per cell its
-    /// bitboard words (cells × words; none at all when the masks of all
-    /// pawn kinds would pass [`MAX_PASSED_WORDS`]).
-    ///
-    /// A pawn is passed when no enemy pawn can stop it on its way: the
-    /// pawn's path is every cell its pushes reach from where it stands
-    /// (in any dimension, every forward direction: a cone where pawns
-    /// have several), and an enemy pawn stops it by standing on the path
-    /// or by attacking a cell of the path or the pawn's own cell. The
-    /// classical passed pawn (no enemy pawn ahead on its own or a
-    /// neighbouring file) is the case of the 8x8 board. "Enemy" is every
-    /// seat that may capture the pawn's seat, and the test takes the union
-    /// of their pawns (with several enemies a cell that only another
-    /// enemy's pawn would attack from counts for all of them: the masks
-    /// stay one per pawn, not one per pair of seats).
-    /// The [`PieceSquare`] entries of a board of one word.
+    /// The [`PieceSquare`] entries of a board of one or two words, a row
+    /// of `stride` entries (the word's cells) per seat and kind.
     fn piece_square_table(&self, stride: usize) -> Vec<PieceSquare> {
         let v = &*self.variant;
         let (seats, kinds, cells) = (v.seat_count(), v.kinds.len(), v.geometry.cell_count());
@@ -945,6 +935,21 @@ impl Evaluator {
         out
     }
 
+    /// Passed-pawn masks, per `player * kinds + pawn kind`, per cell its
+    /// bitboard words (cells × words; none at all when the masks of all
+    /// pawn kinds would pass [`MAX_PASSED_WORDS`]).
+    ///
+    /// A pawn is passed when no enemy pawn can stop it on its way: the
+    /// pawn's path is every cell its pushes reach from where it stands
+    /// (in any dimension, every forward direction: a cone where pawns
+    /// have several), and an enemy pawn stops it by standing on the path
+    /// or by attacking a cell of the path or the pawn's own cell. The
+    /// classical passed pawn (no enemy pawn ahead on its own or a
+    /// neighbouring file) is the case of the 8x8 board. "Enemy" is every
+    /// seat that may capture the pawn's seat, and the test takes the union
+    /// of their pawns (with several enemies a cell that only another
+    /// enemy's pawn would attack from counts for all of them: the masks
+    /// stay one per pawn, not one per pair of seats).
     fn passed_tables(v: &Variant) -> Vec<Vec<u64>> {
         let cells = v.geometry.cell_count();
         let words = cells.div_ceil(64);
