@@ -4,14 +4,25 @@
 //! per decision; openings are random joint decisions (seeded), each played
 //! twice with the seats exchanged; games reaching `--max-turns` steps are
 //! adjudicated draws. Prints W/D/L from the simultaneous search's point of
-//! view with the Elo difference and its 95 % interval.
+//! view with the Elo difference and its 95 % interval, then the share of
+//! each side's decisions searched to each depth (from the record's
+//! notes).
 //!
 //! ```text
 //! cargo run --release --example synchronous_strength -- \
 //!     [--games 200] [--nodes 3000] [--opening 2] [--max-turns 200] [--seed 1] \
 //!     [--variant synchronous] [--only first|second] [--depth D] \
-//!     [--resign CP] [--draw CP]
+//!     [--resign CP] [--draw CP] [--first K]
+//! cargo run --release --example synchronous_strength -- --tally FILE[,FILE…]
 //! ```
+//!
+//! Each game prints a line as it ends (`game <index> <baseline> <points>
+//! <steps> sim=<decisions per depth 0,1,2,…> seq=<…>`). Games follow
+//! their index (the opening of pair `index / 2`, the seats exchanged
+//! within a pair, the engines' seeds), so a run can be split: `--first K
+//! --games N` plays games K..K+N exactly as one longer run would, on
+//! other machines or at another time, and `--tally` sums the lines of
+//! such shards (or of a run that was stopped) into the same summary.
 //!
 //! `--depth D` gives both sides the same depth (turns) instead of the same
 //! nodes (`--nodes 0` lifts the node budget).
@@ -53,6 +64,11 @@ struct Args {
     resign: u64,
     /// Draw adjudication margin in centipawns (0: none).
     draw: u64,
+    /// The index of the first game (a run split into shards plays the
+    /// same games as one run: openings and seeds follow the index).
+    first: usize,
+    /// Files of per-game lines to sum instead of playing.
+    tally: Vec<String>,
 }
 
 fn args() -> Result<Args, String> {
@@ -67,6 +83,8 @@ fn args() -> Result<Args, String> {
         only: String::new(),
         resign: 0,
         draw: 0,
+        first: 0,
+        tally: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
@@ -83,6 +101,8 @@ fn args() -> Result<Args, String> {
             "--only" => a.only = v,
             "--resign" => a.resign = num(&v)?,
             "--draw" => a.draw = num(&v)?,
+            "--first" => a.first = num(&v)? as usize,
+            "--tally" => a.tally = v.split(',').map(String::from).collect(),
             _ => return Err(format!("unknown argument {k}")),
         }
     }
@@ -95,8 +115,37 @@ fn opening(v: &std::sync::Arc<Variant>, turns: usize, seed: u64) -> Position {
     Position::after_random_joint_decisions(v, turns, &mut rng).unwrap_or_else(|| Position::start(v))
 }
 
+/// The depths each side's searches finished in one game, read from the
+/// record's notes (`white: <score> depth D nodes N; black: …`):
+/// `[simultaneous, sequential]`, depth `d` counted at index `d`.
+type DepthCounts = [Vec<usize>; 2];
+
+fn depths_of(g: &Game, v: &Variant, sim_seat: Seat) -> DepthCounts {
+    let sim_name = format!("{}: ", v.seating.name(sim_seat));
+    let mut counts: DepthCounts = [Vec::new(), Vec::new()];
+    for ply in g.plies() {
+        let Some(note) = &ply.note else { continue };
+        for part in note.split("; ") {
+            let side = usize::from(!part.starts_with(&sim_name));
+            let depth = part
+                .split_whitespace()
+                .skip_while(|w| *w != "depth")
+                .nth(1)
+                .and_then(|d| d.parse::<usize>().ok());
+            if let Some(d) = depth {
+                if counts[side].len() <= d {
+                    counts[side].resize(d + 1, 0);
+                }
+                counts[side][d] += 1;
+            }
+        }
+    }
+    counts
+}
+
 /// One game: the simultaneous search on `seat`, the baseline on the other;
-/// the simultaneous search's points (0, ½, 1).
+/// the simultaneous search's points (0, ½, 1), the steps played and the
+/// depths each side finished.
 fn game(
     a: &Args,
     v: &std::sync::Arc<Variant>,
@@ -104,7 +153,7 @@ fn game(
     baseline: Strategy,
     sim_seat: Seat,
     seed: u64,
-) -> (f64, usize) {
+) -> (f64, usize, DepthCounts) {
     let limits = Limits {
         nodes: (a.nodes > 0).then_some(a.nodes),
         depth: (a.depth > 0).then_some(a.depth),
@@ -141,7 +190,119 @@ fn game(
         &opts,
         &mut |_| {},
     );
-    (end.outcome().points[sim_seat].value(), g.plies().len())
+    (
+        end.outcome().points[sim_seat].value(),
+        g.plies().len(),
+        depths_of(&g, v, sim_seat),
+    )
+}
+
+/// One game's line on stdout: `game <index> <baseline> <points> <steps>
+/// sim=<decisions at depth 0,1,2,…> seq=<…>` (what `--tally` reads back).
+fn game_line(i: usize, key: &str, p: f64, steps: usize, depths: &DepthCounts) -> String {
+    let list = |c: &Vec<usize>| {
+        c.iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!(
+        "game {i} {key} {p} {steps} sim={} seq={}",
+        list(&depths[0]),
+        list(&depths[1])
+    )
+}
+
+/// Reads a line of [`game_line`]: (baseline, points, depths).
+fn parse_game_line(line: &str) -> Option<(String, f64, DepthCounts)> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    if w.len() != 7 || w[0] != "game" {
+        return None;
+    }
+    let list = |s: &str, tag: &str| -> Option<Vec<usize>> {
+        let body = s.strip_prefix(tag)?;
+        if body.is_empty() {
+            return Some(Vec::new());
+        }
+        body.split(',').map(|n| n.parse().ok()).collect()
+    };
+    Some((
+        w[2].to_string(),
+        w[3].parse().ok()?,
+        [list(w[5], "sim=")?, list(w[6], "seq=")?],
+    ))
+}
+
+/// Prints W/D/L, score and Elo with its 95 % interval, then each side's
+/// share of decisions per depth.
+fn summary(title: &str, results: Vec<(f64, DepthCounts)>) {
+    let mut wdl = Wdl::default();
+    let mut depths: DepthCounts = [Vec::new(), Vec::new()];
+    for (p, game_depths) in results {
+        for (all, one) in depths.iter_mut().zip(game_depths) {
+            if all.len() < one.len() {
+                all.resize(one.len(), 0);
+            }
+            for (d, n) in one.into_iter().enumerate() {
+                all[d] += n;
+            }
+        }
+        if p > 0.75 {
+            wdl.wins += 1;
+        } else if p < 0.25 {
+            wdl.losses += 1;
+        } else {
+            wdl.draws += 1;
+        }
+    }
+    let elo = wdl.elo().map_or("n/a".into(), |e| format!("{e:+.0}"));
+    let err = wdl
+        .elo_error_95()
+        .map_or("n/a".into(), |e| format!("{e:.0}"));
+    println!(
+        "{title}: +{} ={} -{} score {:.3} Elo {elo} +- {err} (95 %)",
+        wdl.wins,
+        wdl.draws,
+        wdl.losses,
+        wdl.score().unwrap_or(0.5)
+    );
+    // The share of decisions at each depth, per side.
+    for (side, counts) in ["simultaneous", "sequential"].iter().zip(&depths) {
+        let total: usize = counts.iter().sum();
+        let shares: Vec<String> = counts
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(d, n)| format!("depth {d} {:.1} %", 100.0 * *n as f64 / total.max(1) as f64))
+            .collect();
+        println!("  {side}: {total} decisions, {}", shares.join(", "));
+    }
+}
+
+/// `--tally`: the summary of the per-game lines in `files`, per baseline.
+fn tally(files: &[String]) -> Result<(), String> {
+    let mut by_key: Vec<(String, Vec<(f64, DepthCounts)>)> = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
+        for line in text.lines().filter(|l| l.starts_with("game ")) {
+            let (key, p, d) = parse_game_line(line).ok_or(format!("{f}: bad line {line:?}"))?;
+            match by_key.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, r)) => r.push((p, d)),
+                None => by_key.push((key, vec![(p, d)])),
+            }
+        }
+    }
+    if by_key.is_empty() {
+        return Err("no game lines in the files".into());
+    }
+    for (key, results) in by_key {
+        let n = results.len();
+        summary(
+            &format!("simultaneous vs sequential ({key}), {n} games from the files"),
+            results,
+        );
+    }
+    Ok(())
 }
 
 fn main() {
@@ -152,6 +313,13 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if !a.tally.is_empty() {
+        if let Err(e) = tally(&a.tally) {
+            eprintln!("synchronous_strength: {e}");
+            std::process::exit(2);
+        }
+        return;
+    }
     let v = Variant::from_spec(&a.variant).unwrap_or_else(|e| {
         eprintln!("synchronous_strength: {e}");
         std::process::exit(2)
@@ -168,13 +336,15 @@ fn main() {
         let half_points = AtomicUsize::new(0);
         // Steps played so far (the progress line's mean game length).
         let steps = AtomicUsize::new(0);
-        let points: Vec<f64> = (0..a.games)
+        let results: Vec<(f64, DepthCounts)> = (a.first..a.first + a.games)
             .into_par_iter()
             .map(|i| {
                 let pair = (i / 2) as u64;
                 let start = opening(&v, a.opening, a.seed.wrapping_mul(1_000_003) + pair);
                 let sim_seat = Seat::new(i % 2);
-                let (p, n) = game(&a, &v, &start, baseline, sim_seat, a.seed ^ (i as u64) << 8);
+                let (p, n, depths) =
+                    game(&a, &v, &start, baseline, sim_seat, a.seed ^ (i as u64) << 8);
+                println!("{}", game_line(i, key, p, n, &depths));
                 let all_steps = steps.fetch_add(n, Ordering::Relaxed) + n;
                 let k = done.fetch_add(1, Ordering::Relaxed) + 1;
                 let half = half_points.fetch_add((2.0 * p).round() as usize, Ordering::Relaxed)
@@ -187,31 +357,15 @@ fn main() {
                         all_steps as f64 / k as f64
                     );
                 }
-                p
+                (p, depths)
             })
             .collect();
-        let mut wdl = Wdl::default();
-        for p in points {
-            if p > 0.75 {
-                wdl.wins += 1;
-            } else if p < 0.25 {
-                wdl.losses += 1;
-            } else {
-                wdl.draws += 1;
-            }
-        }
-        let elo = wdl.elo().map_or("n/a".into(), |e| format!("{e:+.0}"));
-        let err = wdl
-            .elo_error_95()
-            .map_or("n/a".into(), |e| format!("{e:.0}"));
-        println!(
-            "simultaneous vs sequential ({name}), {} nodes and depth {} per decision: +{} ={} -{} score {:.3} Elo {elo} +- {err} (95 %)",
-            a.nodes,
-            a.depth,
-            wdl.wins,
-            wdl.draws,
-            wdl.losses,
-            wdl.score().unwrap_or(0.5)
+        summary(
+            &format!(
+                "simultaneous vs sequential ({name}), {} nodes and depth {} per decision",
+                a.nodes, a.depth
+            ),
+            results,
         );
     }
 }

@@ -696,6 +696,46 @@ impl SimSearcher {
         best
     }
 
+    /// The value (White's view) of the position after White decides
+    /// `white` and Black `black` at `pos`, searched as a `depth`-turn
+    /// search of `pos` searches that entry of its matrix: one turn
+    /// shallower after a main-phase turn, exchange steps to their end,
+    /// every node solved by this searcher's strategy, no limits. With
+    /// an equilibrium's strategies this says what a seat's decision
+    /// earns against the other seat's strategy, so what a pure decision
+    /// gives away against the equilibrium (examples/synchronous_gap.rs).
+    /// `None` when `pos` is not a two-seat simultaneous turn or a
+    /// decision is not its seat's own choice there.
+    pub fn joint_value(
+        &mut self,
+        pos: &Position,
+        white: Decision,
+        black: Decision,
+        depth: u32,
+    ) -> Option<f64> {
+        let node = node_of(pos)?;
+        let i = node.rows.iter().position(|&d| d == white)?;
+        let j = node.cols.iter().position(|&d| d == black)?;
+        self.fresh_heuristics(pos);
+        self.deadline = None;
+        self.node_limit = None;
+        self.interruptible = false;
+        let mut p = pos.clone();
+        let control = SearchControl::new();
+        self.child_at(
+            &mut p,
+            &node,
+            i,
+            j,
+            depth,
+            0,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            &control,
+        )
+        .ok()
+    }
+
     /// Samples `seat`'s decision from its strategy in `result` (the
     /// equilibrium strategy; a pure one under the sequential strategies).
     pub fn choose(&mut self, result: &SimResult, seat: Seat) -> Option<Decision> {

@@ -185,3 +185,55 @@ fn depth_two_values_equal_backward_induction_on_chess() {
 fn depth_one_values_equal_backward_induction_on_the_cube() {
     agree("synchronous:base=cube", 20, 2..10, 1, 3);
 }
+
+/// `SimSearcher::joint_value`, the entry of a root's matrix that the
+/// gap measurement (examples/synchronous_gap.rs) weighs strategies with,
+/// is the child's value one turn shallower: backward induction of the
+/// position after the pair, for every pair of a few positions at depth 1
+/// and a corner of the matrix at depth 2; a decision that is not the
+/// seat's own choice is refused.
+#[test]
+fn joint_values_equal_backward_induction_of_the_child() {
+    let v = Variant::from_spec("synchronous").expect("built-in");
+    let eval = Engine::new(EngineOptions::default()).evaluator(&v);
+    let mut scratch = EvalScratch::default();
+    let mut rng = SmallRng::seed_from_u64(4);
+    let mut asked = 0;
+    for (depth, positions, corner) in [(1, 6, usize::MAX), (2, 2, 3)] {
+        for k in 0..positions {
+            let t = rng.random_range(2..10);
+            let mut pos = Position::after_random_joint_decisions(&v, t, &mut rng)
+                .expect("random lines that leave the game on");
+            let text = pos.to_text();
+            let options = pos.seat_options();
+            let (white, black) = (&options[0], &options[1]);
+            for &r in white.decisions.iter().take(corner) {
+                for &c in black.decisions.iter().take(corner) {
+                    let mut joint = JointDecision::new(v.seat_count());
+                    joint.set(white.seat, r);
+                    joint.set(black.seat, c);
+                    pos.make_joint_listed(&joint);
+                    // A main-phase turn: the child is one turn shallower,
+                    // one turn later.
+                    let want = backward(&mut pos, depth - 1, 1, &eval, &mut scratch)[EQUILIBRIUM];
+                    pos.unmake();
+                    let got = SimSearcher::new(eval.clone(), 1)
+                        .joint_value(&pos, r, c, depth)
+                        .expect("the seats' own choices");
+                    assert!(
+                        (want - got).abs() <= 2.0 * depth as f64,
+                        "#{k} {text}: {r:?} against {c:?} at depth {depth}: {got}, backward induction {want}"
+                    );
+                    asked += 1;
+                }
+            }
+            let r = white.decisions[0];
+            assert_eq!(
+                SimSearcher::new(eval.clone(), 1).joint_value(&pos, r, r, depth),
+                None,
+                "#{k} {text}: White's decision {r:?} taken as Black's"
+            );
+        }
+    }
+    assert!(asked > 100, "only {asked} pairs compared");
+}
