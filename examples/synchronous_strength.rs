@@ -213,8 +213,8 @@ fn game_line(i: usize, key: &str, p: f64, steps: usize, depths: &DepthCounts) ->
     )
 }
 
-/// Reads a line of [`game_line`]: (baseline, points, depths).
-fn parse_game_line(line: &str) -> Option<(String, f64, DepthCounts)> {
+/// Reads a line of [`game_line`]: (index, baseline, points, depths).
+fn parse_game_line(line: &str) -> Option<(usize, String, f64, DepthCounts)> {
     let w: Vec<&str> = line.split_whitespace().collect();
     if w.len() != 7 || w[0] != "game" {
         return None;
@@ -227,6 +227,7 @@ fn parse_game_line(line: &str) -> Option<(String, f64, DepthCounts)> {
         body.split(',').map(|n| n.parse().ok()).collect()
     };
     Some((
+        w[1].parse().ok()?,
         w[2].to_string(),
         w[3].parse().ok()?,
         [list(w[5], "sim=")?, list(w[6], "seq=")?],
@@ -282,10 +283,15 @@ fn summary(title: &str, results: Vec<(f64, DepthCounts)>) {
 /// `--tally`: the summary of the per-game lines in `files`, per baseline.
 fn tally(files: &[String]) -> Result<(), String> {
     let mut by_key: Vec<(String, Vec<(f64, DepthCounts)>)> = Vec::new();
+    // Shards that overlap would count a game twice.
+    let mut seen = std::collections::HashSet::new();
     for f in files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
         for line in text.lines().filter(|l| l.starts_with("game ")) {
-            let (key, p, d) = parse_game_line(line).ok_or(format!("{f}: bad line {line:?}"))?;
+            let (i, key, p, d) = parse_game_line(line).ok_or(format!("{f}: bad line {line:?}"))?;
+            if !seen.insert((key.clone(), i)) {
+                return Err(format!("{f}: game {i} ({key}) is in the files twice"));
+            }
             match by_key.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, r)) => r.push((p, d)),
                 None => by_key.push((key, vec![(p, d)])),
