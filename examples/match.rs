@@ -73,51 +73,28 @@ fn parse_config(text: &str) -> Result<Config, String> {
     })
 }
 
+/// The command line (see the module documentation).
+#[derive(clap::Parser)]
 struct Args {
+    #[arg(long, default_value = "chess")]
     variant: String,
+    /// Games in all (pairs of games with the colours exchanged).
+    #[arg(long, default_value_t = 20)]
     games: usize,
+    /// Engine A's configuration.
+    #[arg(long = "a", value_parser = parse_config)]
     a: Config,
+    /// Engine B's configuration.
+    #[arg(long = "b", value_parser = parse_config)]
     b: Config,
+    /// Random legal plies of each opening.
+    #[arg(long, default_value_t = 4)]
     opening_plies: usize,
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Plies after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 300)]
     max_plies: usize,
-}
-
-fn parse_args() -> Result<Args, String> {
-    let mut args = std::env::args().skip(1);
-    let mut variant = "chess".to_string();
-    let mut games = 20;
-    let mut a = None;
-    let mut b = None;
-    let mut opening_plies = 4;
-    let mut seed = 1;
-    let mut max_plies = 300;
-    while let Some(flag) = args.next() {
-        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let num = |v: &str| {
-            v.parse::<u64>()
-                .map_err(|_| format!("bad number '{v}' for {flag}"))
-        };
-        match flag.as_str() {
-            "--variant" => variant = value,
-            "--games" => games = num(&value)? as usize,
-            "--a" => a = Some(parse_config(&value)?),
-            "--b" => b = Some(parse_config(&value)?),
-            "--opening-plies" => opening_plies = num(&value)? as usize,
-            "--seed" => seed = num(&value)?,
-            "--max-plies" => max_plies = num(&value)? as usize,
-            _ => return Err(format!("unknown flag {flag}")),
-        }
-    }
-    Ok(Args {
-        variant,
-        games,
-        a: a.ok_or("--a is required")?,
-        b: b.ok_or("--b is required")?,
-        opening_plies,
-        seed,
-        max_plies,
-    })
 }
 
 /// Plays one game from `start` with `white` on the first seat; returns
@@ -145,20 +122,14 @@ fn play(
     (end.outcome().points.values()[0].value(), adjudicated)
 }
 
-/// Elo difference for a score fraction.
+/// Elo difference for a score fraction, an all-or-nothing score held
+/// just inside (0, 1) so it prints as a large finite difference.
 fn elo(score: f64) -> f64 {
-    let s = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / s - 1.0).log10()
+    ndchess::arbiter::stats::score_to_elo(score.clamp(1e-6, 1.0 - 1e-6)).unwrap_or(0.0)
 }
 
 fn main() {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
+    let args = <Args as clap::Parser>::parse();
     let v = match Variant::from_spec(&args.variant) {
         Ok(v) => v,
         Err(e) => {

@@ -33,40 +33,25 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
+/// The command line (see the module documentation).
+#[derive(clap::Parser)]
 struct Args {
+    /// Games per pairing.
+    #[arg(long, default_value_t = 60)]
     games: usize,
+    /// Nodes per move, every seat alike.
+    #[arg(long, default_value_t = 4000)]
     nodes: u64,
+    /// Rounds after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 100)]
     max_rounds: usize,
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[arg(long, default_value = "diamond:n=3,l=10,players=6")]
     variant: String,
     /// Only this pairing (`a-b`); all three when empty.
+    #[arg(long, default_value = "")]
     pair: String,
-}
-
-fn args() -> Result<Args, String> {
-    let mut a = Args {
-        games: 60,
-        nodes: 4000,
-        max_rounds: 100,
-        seed: 1,
-        variant: "diamond:n=3,l=10,players=6".into(),
-        pair: String::new(),
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(k) = it.next() {
-        let v = it.next().ok_or(format!("{k} needs a value"))?;
-        let num = |v: &str| v.parse::<u64>().map_err(|e| format!("{k} {v}: {e}"));
-        match k.as_str() {
-            "--games" => a.games = num(&v)? as usize,
-            "--nodes" => a.nodes = num(&v)?,
-            "--max-rounds" => a.max_rounds = num(&v)? as usize,
-            "--seed" => a.seed = num(&v)?,
-            "--variant" => a.variant = v,
-            "--pair" => a.pair = v,
-            _ => return Err(format!("unknown argument {k}")),
-        }
-    }
-    Ok(a)
 }
 
 /// The sets of seats (bit masks over `seats` seats) holding exactly half
@@ -142,13 +127,7 @@ fn game(
 }
 
 fn main() {
-    let a = match args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("multi_strength: {e}");
-            std::process::exit(2);
-        }
-    };
+    let a = <Args as clap::Parser>::parse();
     let v = Variant::from_spec(&a.variant).unwrap_or_else(|e| {
         eprintln!("multi_strength: {e}");
         std::process::exit(2)

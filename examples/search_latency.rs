@@ -28,14 +28,16 @@ const SPECS: &[&str] = &[
     "diamond:n=5",
 ];
 
+/// The command line (see the module documentation).
+#[derive(clap::Parser)]
+struct Args {
+    /// Stops and timed searches per variant and thread count.
+    #[arg(long, default_value_t = 10, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    rounds: usize,
+}
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let mut rounds = 10usize;
-    while let Some(a) = args.next() {
-        if a == "--rounds" {
-            rounds = args.next().and_then(|v| v.parse().ok()).unwrap_or(rounds);
-        }
-    }
+    let rounds = <Args as clap::Parser>::parse().rounds;
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     println!(
         "| Variant | Threads | Stops | Stop latency mean | max | movetime 50 ms: max used | clock 300 ms + 0: max used / limit |"

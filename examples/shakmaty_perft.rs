@@ -11,14 +11,18 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
+/// The command line (see the module documentation).
+#[derive(clap::Parser)]
+struct Args {
+    /// Plies to count.
+    depth: u32,
+    /// The position (default: the chess start).
+    fen: Option<String>,
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: shakmaty_perft DEPTH [FEN]";
-    let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
-        eprintln!("{usage}");
-        std::process::exit(2);
-    };
-    let pos: Chess = match args.get(1) {
+    let args = <Args as clap::Parser>::parse();
+    let pos: Chess = match &args.fen {
         None => Chess::default(),
         Some(text) => {
             let parsed = text
@@ -37,5 +41,5 @@ fn main() {
             }
         }
     };
-    println!("{}", shakmaty::perft(&pos, depth));
+    println!("{}", shakmaty::perft(&pos, args.depth));
 }

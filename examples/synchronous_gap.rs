@@ -38,42 +38,27 @@ use ndchess::search::{Engine, EngineOptions};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
+/// The command line (see the module documentation).
+#[derive(clap::Parser)]
 struct Args {
+    /// Games between the equilibrium and the first-mover view.
+    #[arg(long, default_value_t = 20)]
     games: usize,
+    /// Measure every this many turns of a game.
+    #[arg(long, default_value_t = 4, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     every: usize,
+    /// Deepest search measured (depths 1 to this).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
     depth: u32,
+    /// Nodes per decision of the games' own play.
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
     play_nodes: u64,
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[arg(long, default_value = "synchronous")]
     variant: String,
+    #[arg(long, default_value_t = 120)]
     max_turns: usize,
-}
-
-fn args() -> Result<Args, String> {
-    let mut a = Args {
-        games: 20,
-        every: 4,
-        depth: 2,
-        play_nodes: 3000,
-        seed: 1,
-        variant: "synchronous".into(),
-        max_turns: 120,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(k) = it.next() {
-        let v = it.next().ok_or(format!("{k} needs a value"))?;
-        let num = |v: &str| v.parse::<u64>().map_err(|e| format!("{k} {v}: {e}"));
-        match k.as_str() {
-            "--games" => a.games = num(&v)? as usize,
-            "--every" => a.every = (num(&v)? as usize).max(1),
-            "--depth" => a.depth = num(&v)?.clamp(1, 4) as u32,
-            "--play-nodes" => a.play_nodes = num(&v)?.max(1),
-            "--seed" => a.seed = num(&v)?,
-            "--variant" => a.variant = v,
-            "--max-turns" => a.max_turns = num(&v)? as usize,
-            _ => return Err(format!("unknown argument {k}")),
-        }
-    }
-    Ok(a)
 }
 
 /// A fresh searcher of `strategy` for `me`.
@@ -165,7 +150,7 @@ impl Tally {
 
 fn main() {
     let run = || -> Result<(), String> {
-        let a = args()?;
+        let a = <Args as clap::Parser>::parse();
         let v = Variant::from_spec(&a.variant).map_err(|e| e.to_string())?;
         let eval = Engine::new(EngineOptions::default()).evaluator(&v);
         let (white, black) = (Seat::FIRST, Seat::new(1));

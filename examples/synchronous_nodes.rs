@@ -21,36 +21,23 @@ use ndchess::search::{Engine, EngineOptions};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
+/// The command line (see the module documentation).
+#[derive(clap::Parser)]
 struct Args {
+    /// Positions searched.
+    #[arg(long, default_value_t = 10)]
     positions: usize,
+    /// Deepest iteration.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=8))]
     depth: u32,
+    /// Seed of the random positions (unused with --file).
+    #[arg(long, default_value_t = 7)]
     seed: u64,
+    #[arg(long, default_value = "synchronous")]
     variant: String,
+    /// Read the positions from this file, one per line, instead.
+    #[arg(long)]
     file: Option<String>,
-}
-
-fn args() -> Result<Args, String> {
-    let mut a = Args {
-        positions: 10,
-        depth: 2,
-        seed: 7,
-        variant: "synchronous".into(),
-        file: None,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(k) = it.next() {
-        let v = it.next().ok_or(format!("{k} needs a value"))?;
-        let num = |v: &str| v.parse::<u64>().map_err(|e| format!("{k} {v}: {e}"));
-        match k.as_str() {
-            "--positions" => a.positions = num(&v)? as usize,
-            "--depth" => a.depth = num(&v)?.clamp(1, 8) as u32,
-            "--seed" => a.seed = num(&v)?,
-            "--variant" => a.variant = v,
-            "--file" => a.file = Some(v),
-            _ => return Err(format!("unknown argument {k}")),
-        }
-    }
-    Ok(a)
 }
 
 fn positions(a: &Args, v: &std::sync::Arc<Variant>) -> Result<Vec<Position>, String> {
@@ -84,7 +71,7 @@ fn positions(a: &Args, v: &std::sync::Arc<Variant>) -> Result<Vec<Position>, Str
 
 fn main() {
     let run = || -> Result<(), String> {
-        let a = args()?;
+        let a = <Args as clap::Parser>::parse();
         let v = Variant::from_spec(&a.variant).map_err(|e| e.to_string())?;
         let eval = Engine::new(EngineOptions::default()).evaluator(&v);
         let strategies = [

@@ -49,64 +49,44 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rayon::prelude::*;
 
+/// The command line (see the module documentation).
+#[derive(clap::Parser)]
 struct Args {
+    /// Games in all (pairs of games with the seats exchanged).
+    #[arg(long, default_value_t = 200)]
     games: usize,
+    /// Nodes per decision, both sides alike (0: no node budget).
+    #[arg(long, default_value_t = 3000)]
     nodes: u64,
     /// A depth limit for both sides (0: none).
+    #[arg(long, default_value_t = 0)]
     depth: u32,
+    /// Random joint decisions of each opening.
+    #[arg(long, default_value_t = 2)]
     opening: usize,
+    /// Steps after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 200)]
     max_turns: usize,
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[arg(long, default_value = "synchronous")]
     variant: String,
-    /// Only this baseline (`first` or `second`); both when empty.
-    only: String,
+    /// Only this baseline; both when absent.
+    #[arg(long, value_parser = ["first", "second"])]
+    only: Option<String>,
     /// Resignation threshold in centipawns (0: no resignation).
+    #[arg(long, default_value_t = 0)]
     resign: u64,
     /// Draw adjudication margin in centipawns (0: none).
+    #[arg(long, default_value_t = 0)]
     draw: u64,
     /// The index of the first game (a run split into shards plays the
     /// same games as one run: openings and seeds follow the index).
+    #[arg(long, default_value_t = 0)]
     first: usize,
     /// Files of per-game lines to sum instead of playing.
+    #[arg(long, value_delimiter = ',')]
     tally: Vec<String>,
-}
-
-fn args() -> Result<Args, String> {
-    let mut a = Args {
-        games: 200,
-        nodes: 3000,
-        depth: 0,
-        opening: 2,
-        max_turns: 200,
-        seed: 1,
-        variant: "synchronous".into(),
-        only: String::new(),
-        resign: 0,
-        draw: 0,
-        first: 0,
-        tally: Vec::new(),
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(k) = it.next() {
-        let v = it.next().ok_or(format!("{k} needs a value"))?;
-        let num = |v: &str| v.parse::<u64>().map_err(|e| format!("{k} {v}: {e}"));
-        match k.as_str() {
-            "--games" => a.games = num(&v)? as usize,
-            "--nodes" => a.nodes = num(&v)?,
-            "--depth" => a.depth = num(&v)? as u32,
-            "--opening" => a.opening = num(&v)? as usize,
-            "--max-turns" => a.max_turns = num(&v)? as usize,
-            "--seed" => a.seed = num(&v)?,
-            "--variant" => a.variant = v,
-            "--only" => a.only = v,
-            "--resign" => a.resign = num(&v)?,
-            "--draw" => a.draw = num(&v)?,
-            "--first" => a.first = num(&v)? as usize,
-            "--tally" => a.tally = v.split(',').map(String::from).collect(),
-            _ => return Err(format!("unknown argument {k}")),
-        }
-    }
-    Ok(a)
 }
 
 /// The start after `turns` random joint decisions (seeded).
@@ -312,13 +292,7 @@ fn tally(files: &[String]) -> Result<(), String> {
 }
 
 fn main() {
-    let a = match args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("synchronous_strength: {e}");
-            std::process::exit(2);
-        }
-    };
+    let a = <Args as clap::Parser>::parse();
     if !a.tally.is_empty() {
         if let Err(e) = tally(&a.tally) {
             eprintln!("synchronous_strength: {e}");
@@ -334,7 +308,7 @@ fn main() {
         ("first", "as if it moved first", Strategy::FirstMover),
         ("second", "as if it moved second", Strategy::SecondMover),
     ] {
-        if !a.only.is_empty() && a.only != key {
+        if a.only.as_deref().is_some_and(|only| only != key) {
             continue;
         }
         let done = AtomicUsize::new(0);

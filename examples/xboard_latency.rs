@@ -193,17 +193,19 @@ fn summary(v: &[f64]) -> String {
     )
 }
 
+/// The command line (see the module documentation).
+#[derive(clap::Parser)]
+struct Args {
+    /// Measurements of each kind per engine.
+    #[arg(long, default_value_t = 30, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    rounds: usize,
+    /// The reference engine's program.
+    #[arg(long, default_value = "/usr/games/fairymax")]
+    reference: String,
+}
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let mut rounds = 30usize;
-    let mut reference = "/usr/games/fairymax".to_string();
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--rounds" => rounds = args.next().and_then(|v| v.parse().ok()).unwrap_or(rounds),
-            "--reference" => reference = args.next().unwrap_or(reference),
-            other => panic!("unknown argument {other}"),
-        }
-    }
+    let Args { rounds, reference } = clap::Parser::parse();
     // The example runs from target/release/examples/; the binary is one
     // directory up.
     let exe = std::env::current_exe().expect("the example knows its own path");

@@ -11,17 +11,19 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The command line (see the module documentation).
+#[derive(clap::Parser)]
+struct Args {
+    /// WebSocket clients (a tenth of them play the engine).
+    #[arg(long, default_value_t = 50, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    clients: usize,
+    /// Length of the run.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    seconds: u64,
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let arg = |name: &str, default: u64| -> u64 {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
-    let clients = arg("--clients", 50) as usize;
-    let seconds = arg("--seconds", 30);
+    let Args { clients, seconds } = clap::Parser::parse();
     let exe = std::env::current_exe().expect("path of this example");
     // target/release/examples/gui_load -> target/release/ndchess
     let ndchess = exe
