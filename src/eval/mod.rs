@@ -96,7 +96,7 @@ pub const PASSED_FRACTION: f64 = 0.0;
 /// The most bitboard words the passed-pawn masks of a variant may take
 /// (8 MB); beyond it the evaluation has no passed-pawn term.
 pub const MAX_PASSED_WORDS: usize = 1 << 20;
-/// Centipawns per unit of king danger (see [`Evaluator::king_terms`]).
+/// Centipawns per unit of king danger (see `Evaluator::king_terms`).
 pub const KING_DANGER_CP: i32 = 12;
 /// Centipawns per free cell around a king in the endgame.
 pub const KING_ESCAPE_CP: i32 = 10;
@@ -114,13 +114,13 @@ pub const CENTRALITY_FRACTION: f64 = 0.0;
 /// half of it where it is attacked and not defended (see
 /// `Evaluator::seat_terms`).
 pub const THREAT_FRACTION: f64 = 0.1;
-/// Fraction of its value a doubled pawn loses (see [`pawn_structure`]).
+/// Fraction of its value a doubled pawn loses (see `pawn_structure`).
 pub const DOUBLED_FRACTION: f64 = 0.0;
-/// Fraction of its value an isolated pawn loses (see [`pawn_structure`]).
+/// Fraction of its value an isolated pawn loses (see `pawn_structure`).
 pub const ISOLATED_FRACTION: f64 = 0.0;
 /// Worth of a piece on a half-open pawn line, as a fraction of
 /// [`PIECE_CP_PER_MOVE`], as much again on an open one (see
-/// [`open_lines`]).
+/// `open_lines`).
 pub const OPEN_LINE_FRACTION: f64 = 0.0;
 /// Centipawns per square of the king danger (normalised to a 9-cell
 /// zone), on top of [`KING_DANGER_CP`] per unit.

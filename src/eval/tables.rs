@@ -222,7 +222,7 @@ pub const RACE_LEN: usize = 2 * RACE_RADIUS as usize + 1;
 type CellFamily = (&'static str, usize, fn(&PieceKind) -> bool);
 
 /// Where each parameter of the evaluation's linear part sits in one flat
-/// list (the tuner's view of [`TableTerms`] and the phase scales): per
+/// list (the tuner's view of `TableTerms` and the phase scales): per
 /// pair, the opening's entry first and the endgame's next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {

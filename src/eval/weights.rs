@@ -65,7 +65,7 @@ pub struct EvalWeights {
     /// board (the opening) and with none (the endgame), in that order
     /// (`2 * term` and `2 * term + 1`); between them the scale follows
     /// the share of the start's piece material on the board
-    /// ([`super::taper`]). 1 and 1: the term as it is.
+    /// (`super::taper`). 1 and 1: the term as it is.
     pub phase_scales: [f64; 2 * TERMS.len()],
     /// The tables of the evaluation (piece-square, passed-pawn, mobility
     /// by count and pair values, per kind and phase), by name; empty by

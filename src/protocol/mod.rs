@@ -6,7 +6,7 @@
 //! - [`session`]: the protocol-neutral engine host (options, variant,
 //!   position and history) that the UCI front-end and the XBoard front-end
 //!   (a separate piece of work) share;
-//! - [`host`]: the engine thread the session drives;
+//! - `host`: the engine thread the session drives;
 //! - [`options`]: option types and value checks.
 //!
 //! [`serve`] reads input lines (bytes, decoded lossily, so that binary

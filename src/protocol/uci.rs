@@ -175,7 +175,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// An input fragment fit to be quoted in an error line: control
-/// characters replaced, at most [`QUOTE_CHARS`] characters.
+/// characters replaced, at most `QUOTE_CHARS` characters.
 pub fn quote(s: &str) -> String {
     printable(s, QUOTE_CHARS)
 }

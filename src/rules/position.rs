@@ -442,7 +442,7 @@ impl Position {
     }
 
     /// Every set (seats, then kinds, then all occupied) as bitboard
-    /// words, each set in [`Position::words`] words one after another.
+    /// words, each set in `Position::words` words one after another.
     #[inline(always)]
     pub fn set_words(&self) -> &[u64] {
         &self.bits

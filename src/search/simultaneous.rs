@@ -56,7 +56,7 @@ use super::ordering::Heuristics;
 pub const WIN: f64 = 100_000.0;
 
 /// A simultaneous search's value (centipawns for the seat it is given
-/// for) as a [`Score`]: a won or lost game as a mate in the turns to it.
+/// for) as a [`Score`](super::score::Score): a won or lost game as a mate in the turns to it.
 pub fn score_of(value: f64) -> super::score::Score {
     use super::score::Score;
     if value.abs() >= WIN - 1000.0 {

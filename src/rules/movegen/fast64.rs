@@ -1,5 +1,5 @@
 //! The generator's bitboard backend for boards of at most 128 cells: every
-//! set of cells is one [`Word`], a `u64` on boards of at most 64 cells
+//! set of cells is one `Word`, a `u64` on boards of at most 64 cells
 //! (chess, Chess960, the cylinder, the cube), a `u128` on boards of at
 //! most 128 (the torus, Raumschach). One source serves both widths.
 //!
@@ -12,7 +12,7 @@
 //! round the board for up to 55 cells: no magic table could index them;
 //! a segment never leaves its 64-bit word, so walks work on words). The
 //! rules — checking lines, pins, pawn pushes, en passant, castling — come
-//! from [`super::legal`]; this backend only answers them with bit
+//! from `super::legal`; this backend only answers them with bit
 //! operations, and moves unpinned pawns set-wise where every pawn step is,
 //! cell by cell, one of a few index shifts (one on a board without wrap).
 //! When the generator only counts, it takes the pieces kind by kind from
@@ -474,7 +474,7 @@ fn relevant_cells<W: Word>(g: &crate::board::geometry::Geometry, cell: Cell, dir
 }
 
 /// The attacks of one set of slide directions from every cell. Where the
-/// relevant cells of every cell fit [`MAX_MAGIC_BITS`], a magic-
+/// relevant cells of every cell fit `MAX_MAGIC_BITS`, a magic-
 /// multiplication lookup: `attacks[offset + ((occ & mask) * magic) >>
 /// shift]`, the magics searched at set-up (deterministically) and cached
 /// per board and direction set, so chess and all 960 Chess960 variants

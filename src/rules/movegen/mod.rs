@@ -1,9 +1,9 @@
 //! Legal move generation and perft.
 //!
 //! A [`MoveGen`] generates the legal moves of any seat in a position of
-//! its variant: the rules are in [`legal`], written once; the board
+//! its variant: the rules are in `legal`, written once; the board
 //! representation is a backend — [`generic`] walks rays on any board,
-//! [`fast64`] keeps every set of cells in one [`word::Word`] (`u64` on
+//! [`fast64`] keeps every set of cells in one `word::Word` (`u64` on
 //! boards of at most 64 cells, `u128` on boards of at most 128) and is
 //! tested against the generic one. Moves can be generated all at once, or
 //! captures (with promotions) and quiet moves separately ([`GenType`]).
@@ -230,7 +230,7 @@ pub(crate) fn two_word_tables(v: &Variant) -> Option<Arc<fast64::Tables<u128>>> 
 /// A move generator for the positions of one variant: the variant's
 /// bitboard tables (boards of at most 128 cells) and the generic backend's
 /// buffers. One per thread; cheap to build (the tables are shared: one
-/// set per variant, [`derived_tables`]).
+/// set per variant, `derived_tables`).
 #[derive(Debug)]
 pub struct MoveGen {
     uid: u64,
