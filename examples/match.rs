@@ -126,7 +126,9 @@ fn play(
 /// just inside (0, 1) so it prints as a large finite difference. An even
 /// score gives −0.0, which `+ 0.0` turns into 0.0 (so it prints "+0").
 fn elo(score: f64) -> f64 {
-    ndchess::arbiter::stats::score_to_elo(score.clamp(1e-6, 1.0 - 1e-6)).unwrap_or(0.0) + 0.0
+    ndchess::arbiter::stats::score_to_elo(score.clamp(1e-6, 1.0 - 1e-6))
+        .expect("a score clamped into (0, 1) has an Elo difference")
+        + 0.0
 }
 
 fn main() {
